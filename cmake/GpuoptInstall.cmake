@@ -1,0 +1,19 @@
+# install: headers, libraries, the exported gpuopt::gpuopt target (find_package(gpuopt)) and
+# a pkg-config file.
+install(TARGETS ${GPUOPT_INSTALL_TARGETS} EXPORT gpuoptTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/gpuopt.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT gpuoptTargets NAMESPACE gpuopt::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuopt)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gpuoptConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/gpuoptConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuopt)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuoptConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gpuoptConfig.cmake ${PROJECT_BINARY_DIR}/gpuoptConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuopt)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuopt.pc.in ${PROJECT_BINARY_DIR}/gpuopt.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gpuopt.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

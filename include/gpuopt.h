@@ -1,0 +1,391 @@
+/**
+ * @file gpuopt.h
+ * @brief gpuopt: CUDA kernels with a stable C ABI.
+ *
+ * The one public header of gpuopt. It is C99 and compiles warning-free as C and C++.
+ *
+ * Conventions every function follows:
+ * - Every function returns a ::gpuopt_status_t. On failure the calling thread's message
+ *   (gpuopt_last_error_message()) names the function, the argument and what was expected.
+ * - Handles are opaque. Destroy functions accept NULL. A destroyed or foreign handle is answered
+ *   ::GPUOPT_ERROR_INVALID_HANDLE where it can be detected (handles carry a magic tag).
+ * - Structs that may grow start with `size_t struct_size`; set it to `sizeof(the struct)`. The
+ *   library reads and writes only the fields that size covers.
+ * - Operations take plain device pointers from any allocator (gpuopt buffers, cudaMalloc,
+ *   PyTorch, CuPy) and a stream; they enqueue and return without synchronizing.
+ * - Matrices are column-major with leading dimensions; sizes are int64_t.
+ *
+ * Thread safety (see also docs/threading.md):
+ * - Global functions (version, status names, device queries, last error) are safe from any thread.
+ * - A ::gpuopt_context_t may be used by several threads at once, as long as concurrent enqueueing
+ *   calls name different streams. Creating and destroying streams, buffers and graphs of one
+ *   context from several threads at once is safe. gpuopt_context_destroy() must not race with any
+ *   other use of the context or its objects.
+ * - A ::gpuopt_stream_t is used by one thread at a time (like a cudaStream_t whose order you care
+ *   about): its per-stream cuBLAS handle and workspace are not shared.
+ * - A ::gpuopt_buffer_t may be read (pointer, size, kind queries) from any thread; its copies are
+ *   ordered by the stream they are given.
+ * - A ::gpuopt_graph_t may be launched from several threads on different streams; updating it
+ *   (gpuopt_graph_end_update()) must not race with a launch of the same graph.
+ */
+#ifndef GPUOPT_H
+#define GPUOPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @defgroup base Version, status and errors
+ *  @{ */
+
+/** Export macro: marks the public symbols of the shared library. */
+#if defined(GPUOPT_STATIC_DEFINE)
+#define GPUOPT_API
+#elif defined(_WIN32)
+#if defined(GPUOPT_BUILDING)
+#define GPUOPT_API __declspec(dllexport)
+#else
+#define GPUOPT_API __declspec(dllimport)
+#endif
+#else
+#define GPUOPT_API __attribute__((visibility("default")))
+#endif
+
+/** Major version: changes only when the ABI breaks (the SONAME carries it). */
+#define GPUOPT_VERSION_MAJOR 0
+/** Minor version: new functions or enum values, ABI compatible. */
+#define GPUOPT_VERSION_MINOR 1
+/** Patch version: fixes only. */
+#define GPUOPT_VERSION_PATCH 0
+/** The version as one integer: major * 10000 + minor * 100 + patch. */
+#define GPUOPT_VERSION \
+  (GPUOPT_VERSION_MAJOR * 10000 + GPUOPT_VERSION_MINOR * 100 + GPUOPT_VERSION_PATCH)
+
+/** Status of every call. Values are stable; new ones are only ever appended. */
+typedef enum gpuopt_status_t {
+  GPUOPT_SUCCESS = 0, /**< The call did what it says. */
+  GPUOPT_ERROR_INVALID_ARGUMENT =
+      1,                           /**< An argument is NULL, negative, too small or inconsistent. */
+  GPUOPT_ERROR_INVALID_HANDLE = 2, /**< A handle is NULL, destroyed, or not of the expected kind. */
+  GPUOPT_ERROR_NO_DEVICE = 3,      /**< No CUDA device or no usable driver. */
+  GPUOPT_ERROR_UNSUPPORTED = 4,    /**< Valid request this device, dtype or variant cannot do. */
+  GPUOPT_ERROR_OUT_OF_MEMORY = 5,  /**< A device or host allocation failed. */
+  GPUOPT_ERROR_MISALIGNED = 6,     /**< A pointer lacks the alignment the call needs. */
+  GPUOPT_ERROR_CAPTURE_ILLEGAL = 7, /**< Not allowed while a stream of this thread is captured. */
+  GPUOPT_ERROR_NOT_FOUND = 8,       /**< A name (variant, op) is unknown. */
+  GPUOPT_ERROR_CUDA = 9,      /**< The CUDA runtime or driver failed; the message has its text. */
+  GPUOPT_ERROR_CUBLAS = 10,   /**< cuBLAS failed; the message has its status. */
+  GPUOPT_ERROR_INTERNAL = 11, /**< A bug in gpuopt: please report the message. */
+  GPUOPT_ERROR_WRONG_DEVICE = 12 /**< A pointer or stream belongs to another device. */
+} gpuopt_status_t;
+
+/** Library version as ::GPUOPT_VERSION of the built library (may differ from the header's). */
+GPUOPT_API int gpuopt_version(void);
+
+/** Library version as a string, "MAJOR.MINOR.PATCH". Never NULL; static storage. */
+GPUOPT_API const char* gpuopt_version_string(void);
+
+/** The constant's name of a status ("GPUOPT_ERROR_INVALID_ARGUMENT"); "GPUOPT_STATUS_UNKNOWN"
+ *  for values this library does not know. Never NULL; static storage. */
+GPUOPT_API const char* gpuopt_status_name(gpuopt_status_t status);
+
+/**
+ * Copies the calling thread's message for its last failed gpuopt call into @p buf.
+ *
+ * The message names the function and the argument, what was expected, and the CUDA or cuBLAS
+ * error text where one was the cause. It is kept until the thread's next failed call. The copy is
+ * always NUL-terminated and truncated to @p size - 1 characters.
+ *
+ * @param buf  destination; may be NULL only when @p size is 0.
+ * @param size bytes available at @p buf.
+ * @param length if not NULL, receives the full length of the message (without the NUL), so a
+ *               caller can size its buffer.
+ * @return ::GPUOPT_SUCCESS, or ::GPUOPT_ERROR_INVALID_ARGUMENT when @p buf is NULL and @p size > 0.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_last_error_message(char* buf, size_t size, size_t* length);
+
+/** @} */
+
+/** @defgroup device Devices
+ *  @{ */
+
+/** Description of a device. Set struct_size = sizeof(gpuopt_device_info_t) before the call. */
+typedef struct gpuopt_device_info_t {
+  size_t struct_size;                   /**< sizeof(gpuopt_device_info_t), set by the caller. */
+  int device;                           /**< CUDA device ordinal. */
+  char name[256];                       /**< Marketing name, NUL-terminated. */
+  int cc_major;                         /**< Compute capability, major. */
+  int cc_minor;                         /**< Compute capability, minor. */
+  int sm_count;                         /**< Streaming multiprocessors. */
+  int max_threads_per_sm;               /**< Resident threads per SM. */
+  size_t total_memory;                  /**< Device memory in bytes. */
+  size_t l2_cache_bytes;                /**< L2 cache in bytes. */
+  size_t shared_memory_per_block_optin; /**< Shared memory a block may opt in to, bytes. */
+  size_t shared_memory_per_sm;          /**< Shared memory per SM, bytes. */
+  int supports_clusters;      /**< 1 when thread-block clusters can be launched (cc >= 9.0). */
+  int supports_tma;           /**< 1 when the tensor memory accelerator exists (cc >= 9.0). */
+  int supports_compression;   /**< 1 when the driver offers generic compressible memory. */
+  int supports_mapped_memory; /**< 1 when host memory can be mapped into the device. */
+  int memory_clock_khz;       /**< Peak memory clock, kHz. */
+  int memory_bus_width_bits;  /**< Memory bus width, bits. */
+  double theoretical_bandwidth_gbs; /**< 2 * clock * bus width / 8, in GB/s (1e9 bytes). */
+  int driver_version;               /**< CUDA driver version, e.g. 13000. */
+  int runtime_version;              /**< CUDA runtime gpuopt was built with, e.g. 13000. */
+} gpuopt_device_info_t;
+
+/** Number of CUDA devices. Without a driver or device: *count = 0 and ::GPUOPT_ERROR_NO_DEVICE. */
+GPUOPT_API gpuopt_status_t gpuopt_device_count(int* count);
+
+/** Describes device @p device without creating a context. */
+GPUOPT_API gpuopt_status_t gpuopt_device_info(int device, gpuopt_device_info_t* info);
+
+/** @} */
+
+/** @defgroup context Contexts
+ *  A context binds one device and owns the variant registry, forced choices and dispatch log.
+ *  @{ */
+
+/** Opaque context handle. */
+typedef struct gpuopt_context_s* gpuopt_context_t;
+
+/**
+ * Creates a context on CUDA device @p device.
+ *
+ * Reads `GPUOPT_VARIANT_<OP>` (for example `GPUOPT_VARIANT_AXPY=naive`) and `GPUOPT_LOG`
+ * (`info` or `debug`) from the environment. Without a GPU or driver it answers
+ * ::GPUOPT_ERROR_NO_DEVICE and says why.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* ctx);
+
+/** Destroys a context. All its streams, buffers and graphs must be destroyed first; the call
+ *  answers ::GPUOPT_ERROR_INVALID_ARGUMENT (and destroys nothing) when some remain. NULL is a
+ *  no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_context_destroy(gpuopt_context_t ctx);
+
+/** Describes the context's device. */
+GPUOPT_API gpuopt_status_t gpuopt_context_device_info(gpuopt_context_t ctx,
+                                                      gpuopt_device_info_t* info);
+
+/** @} */
+
+/** @defgroup stream Streams
+ *  A gpuopt stream is a CUDA stream plus what enqueueing on it needs (its own cuBLAS handle and
+ *  workspace), set up at creation so that nothing allocates later, in graph capture included.
+ *  @{ */
+
+/** Opaque stream handle. */
+typedef struct gpuopt_stream_s* gpuopt_stream_t;
+
+/** Creates a non-blocking CUDA stream owned by the gpuopt stream. */
+GPUOPT_API gpuopt_status_t gpuopt_stream_create(gpuopt_context_t ctx, gpuopt_stream_t* stream);
+
+/** Wraps (borrows) a caller's cudaStream_t, passed as @p cuda_stream. NULL means the legacy
+ *  default stream. The caller keeps it alive until gpuopt_stream_destroy(). */
+GPUOPT_API gpuopt_status_t gpuopt_stream_wrap(gpuopt_context_t ctx, void* cuda_stream,
+                                              gpuopt_stream_t* stream);
+
+/** The underlying cudaStream_t, for mixing gpuopt with other CUDA work. */
+GPUOPT_API gpuopt_status_t gpuopt_stream_native(gpuopt_stream_t stream, void** cuda_stream);
+
+/** Waits until all work enqueued on the stream has finished. Illegal while it is captured. */
+GPUOPT_API gpuopt_status_t gpuopt_stream_synchronize(gpuopt_stream_t stream);
+
+/** Destroys the gpuopt stream (and its CUDA stream unless wrapped). NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_stream_destroy(gpuopt_stream_t stream);
+
+/** @} */
+
+/** @defgroup buffer Buffers
+ *  Memory of the kinds a user cannot get with one call, and wrapped external memory.
+ *  @{ */
+
+/** Opaque buffer handle. */
+typedef struct gpuopt_buffer_s* gpuopt_buffer_t;
+
+/** Kind of memory a buffer holds. */
+typedef enum gpuopt_memory_kind_t {
+  GPUOPT_MEMORY_DEVICE = 0,       /**< cudaMalloc'd device memory. */
+  GPUOPT_MEMORY_PINNED_HOST = 1,  /**< Page-locked host memory (fast async copies). */
+  GPUOPT_MEMORY_MAPPED = 2,       /**< Pinned host memory mapped into the device (zero-copy). */
+  GPUOPT_MEMORY_COMPRESSIBLE = 3, /**< Device memory from the driver VMM API with generic
+                                       compression requested; see gpuopt_buffer_is_compressed(). */
+  GPUOPT_MEMORY_EXTERNAL = 4      /**< Device memory owned by the caller (gpuopt_buffer_wrap()). */
+} gpuopt_memory_kind_t;
+
+/**
+ * Allocates @p bytes (> 0) of memory of @p kind.
+ *
+ * ::GPUOPT_MEMORY_COMPRESSIBLE asks the driver for compressible memory where the device supports
+ * it. When it does not, or the driver hands back an uncompressed allocation, the buffer is still
+ * created (plain VMM device memory) and gpuopt_buffer_is_compressed() reports 0: check it.
+ * Illegal while a stream of this thread is captured (::GPUOPT_ERROR_CAPTURE_ILLEGAL).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_create(gpuopt_context_t ctx, size_t bytes,
+                                                gpuopt_memory_kind_t kind, gpuopt_buffer_t* buffer);
+
+/** Wraps (borrows) @p bytes of the caller's device memory at @p device_ptr. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device_ptr, size_t bytes,
+                                              gpuopt_buffer_t* buffer);
+
+/** Device address of the buffer (for mapped memory: the device alias of the host memory).
+ *  ::GPUOPT_ERROR_UNSUPPORTED for pinned host memory, which the device cannot address. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_device_pointer(gpuopt_buffer_t buffer, void** ptr);
+
+/** Host address of pinned or mapped buffers; ::GPUOPT_ERROR_UNSUPPORTED for device kinds. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_host_pointer(gpuopt_buffer_t buffer, void** ptr);
+
+/** Size in bytes as requested at creation. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_size(gpuopt_buffer_t buffer, size_t* bytes);
+
+/** Kind of memory. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_kind(gpuopt_buffer_t buffer, gpuopt_memory_kind_t* kind);
+
+/** 1 when the driver confirmed a compressible allocation, else 0 (always 0 for other kinds). */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_is_compressed(gpuopt_buffer_t buffer, int* compressed);
+
+/** Enqueues a copy of @p bytes from host memory @p src to the buffer at byte @p offset.
+ *  Pageable @p src is copied synchronously by CUDA and is illegal during capture; pinned @p src is
+ *  asynchronous. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_from_host(gpuopt_buffer_t buffer,
+                                                        gpuopt_stream_t stream, size_t offset,
+                                                        const void* src, size_t bytes);
+
+/** Enqueues a copy of @p bytes at byte @p offset of the buffer to host memory @p dst. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_to_host(gpuopt_buffer_t buffer,
+                                                      gpuopt_stream_t stream, size_t offset,
+                                                      void* dst, size_t bytes);
+
+/** Frees the buffer's memory (not for wrapped memory) and the handle. Synchronizes the device
+ *  first, as cudaFree does; illegal during capture. NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer);
+
+/** @} */
+
+/** @defgroup graph Graphs
+ *  Record gpuopt calls (and any other CUDA work) on a stream once, replay them with one launch.
+ *  @{ */
+
+/** Opaque executable-graph handle. */
+typedef struct gpuopt_graph_s* gpuopt_graph_t;
+
+/** Starts capturing @p stream (thread-local capture mode). Until gpuopt_graph_end(), this thread
+ *  must not allocate or synchronize: gpuopt calls that would answer
+ *  ::GPUOPT_ERROR_CAPTURE_ILLEGAL. */
+GPUOPT_API gpuopt_status_t gpuopt_graph_begin(gpuopt_context_t ctx, gpuopt_stream_t stream);
+
+/** Ends the capture begun on @p stream and instantiates it into a new executable graph. */
+GPUOPT_API gpuopt_status_t gpuopt_graph_end(gpuopt_stream_t stream, gpuopt_graph_t* graph);
+
+/** Ends the capture begun on @p stream and updates @p graph with it: in place
+ *  (cudaGraphExecUpdate) when the topology is the same, else by re-instantiating. @p in_place,
+ *  when not NULL, receives 1 or 0 accordingly. */
+GPUOPT_API gpuopt_status_t gpuopt_graph_end_update(gpuopt_stream_t stream, gpuopt_graph_t graph,
+                                                   int* in_place);
+
+/** Enqueues one replay of @p graph on @p stream. */
+GPUOPT_API gpuopt_status_t gpuopt_graph_launch(gpuopt_graph_t graph, gpuopt_stream_t stream);
+
+/** Destroys the executable graph. NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_graph_destroy(gpuopt_graph_t graph);
+
+/** @} */
+
+/** @defgroup dispatch Variants and dispatch
+ *  Each operation has a ladder of kernel variants. The dispatcher picks the best that can run the
+ *  problem on the device; a caller can list them and force one.
+ *  @{ */
+
+/** Operations. Values are stable; new ones are appended. */
+typedef enum gpuopt_op_t {
+  GPUOPT_OP_AXPY = 0 /**< y = alpha * x + y (gpuopt_axpy()). */
+} gpuopt_op_t;
+
+/** Element types. Values are stable; new ones are appended. */
+typedef enum gpuopt_dtype_t {
+  GPUOPT_DTYPE_F32 = 0,  /**< IEEE binary32. */
+  GPUOPT_DTYPE_F64 = 1,  /**< IEEE binary64. */
+  GPUOPT_DTYPE_F16 = 2,  /**< IEEE binary16. */
+  GPUOPT_DTYPE_BF16 = 3, /**< bfloat16. */
+  GPUOPT_DTYPE_I32 = 4   /**< 32-bit signed integer. */
+} gpuopt_dtype_t;
+
+/** Name of an op ("axpy"); NULL for values this library does not know. */
+GPUOPT_API const char* gpuopt_op_name(gpuopt_op_t op);
+
+/** Name of a dtype ("f32"); NULL for values this library does not know. */
+GPUOPT_API const char* gpuopt_dtype_name(gpuopt_dtype_t dtype);
+
+/** Description of one variant. Set struct_size = sizeof(gpuopt_variant_info_t). */
+typedef struct gpuopt_variant_info_t {
+  size_t struct_size;    /**< sizeof(gpuopt_variant_info_t), set by the caller. */
+  const char* name;      /**< Stable name, e.g. "vec4_gridstride"; static storage. */
+  const char* technique; /**< One line: what the variant does; static storage. */
+  int min_cc;            /**< Lowest compute capability, as major * 10 + minor. */
+  int exact_cc;          /**< Nonzero for arch-specific code (90 for sm_90a): only that cc. */
+  int is_vendor;         /**< 1 for the vendor library routine (cuBLAS, CUB). */
+  int available;         /**< 1 when it can run on the context's device. */
+  unsigned dtype_mask;   /**< Bit (1u << dtype) set for each supported ::gpuopt_dtype_t. */
+} gpuopt_variant_info_t;
+
+/** Number of variants of @p op. */
+GPUOPT_API gpuopt_status_t gpuopt_variant_count(gpuopt_context_t ctx, gpuopt_op_t op, int* count);
+
+/** Name of variant @p index (0 <= index < count) of @p op; static storage. */
+GPUOPT_API gpuopt_status_t gpuopt_variant_name(gpuopt_context_t ctx, gpuopt_op_t op, int index,
+                                               const char** name);
+
+/** Description of variant @p index of @p op. */
+GPUOPT_API gpuopt_status_t gpuopt_variant_info(gpuopt_context_t ctx, gpuopt_op_t op, int index,
+                                               gpuopt_variant_info_t* info);
+
+/**
+ * Forces variant @p name for @p op on this context; NULL or "auto" returns to automatic choice.
+ * ::GPUOPT_ERROR_NOT_FOUND for unknown names, ::GPUOPT_ERROR_UNSUPPORTED when the variant cannot
+ * run on this device. A forced variant that cannot implement a particular problem makes that
+ * call answer ::GPUOPT_ERROR_UNSUPPORTED with the reason; the dispatcher does not fall back.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_set_variant(gpuopt_context_t ctx, gpuopt_op_t op,
+                                                      const char* name);
+
+/** Name of the forced variant of @p op, or "auto". */
+GPUOPT_API gpuopt_status_t gpuopt_context_get_variant(gpuopt_context_t ctx, gpuopt_op_t op,
+                                                      const char** name);
+
+/** Name of the variant the last successful call of @p op on this context ran (by any thread), or
+ *  NULL when none ran yet; static storage. */
+GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t op,
+                                               const char** name);
+
+/** @} */
+
+/** @defgroup ops Operations
+ *  @{ */
+
+/**
+ * y[i * incy] = alpha * x[i * incx] + y[i * incy] for 0 <= i < n, enqueued on @p stream.
+ *
+ * @param dtype ::GPUOPT_DTYPE_F32 or ::GPUOPT_DTYPE_F64 (alpha is converted to the dtype).
+ * @param n     number of elements, >= 0 (0 is a no-op).
+ * @param x,y   device-accessible pointers of the context's device covering
+ *              1 + (n - 1) * inc elements; x may equal y.
+ * @param incx,incy strides in elements, >= 1.
+ *
+ * Variants: `naive` (one thread per element), `vec4_gridstride` (16-byte vector loads in a
+ * grid-stride loop), `vec4_blocktile` (16-byte vectors, each block a contiguous tile: the best on
+ * compressible memory), `cublas` (cublasSaxpy/cublasDaxpy). The vector variants need incx = incy
+ * = 1 and 16-byte-aligned x and y; otherwise auto dispatch takes `naive`.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_axpy(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                       gpuopt_dtype_t dtype, int64_t n, double alpha, const void* x,
+                                       int64_t incx, void* y, int64_t incy);
+
+/** @} */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GPUOPT_H */

@@ -1,0 +1,283 @@
+// Buffer entry points.
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+#include "runtime/buffer.hpp"
+#include "runtime/error.hpp"
+#include "runtime/handles.hpp"
+#include "runtime/log.hpp"
+#include "runtime/stream.hpp"
+
+using gpuopt::fail;
+using gpuopt::guarded;
+
+namespace {
+
+const char* kind_name(gpuopt_memory_kind_t k) {
+  switch (k) {
+    case GPUOPT_MEMORY_DEVICE:
+      return "device";
+    case GPUOPT_MEMORY_PINNED_HOST:
+      return "pinned host";
+    case GPUOPT_MEMORY_MAPPED:
+      return "mapped";
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      return "compressible";
+    case GPUOPT_MEMORY_EXTERNAL:
+      return "external";
+  }
+  return "unknown";
+}
+
+gpuopt_status_t allocate(const char* fn, gpuopt::Buffer& b) {
+  switch (b.kind) {
+    case GPUOPT_MEMORY_DEVICE:
+      GPUOPT_TRY_CUDA(cudaMalloc(&b.device_ptr, b.bytes), fn, "cudaMalloc");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_PINNED_HOST:
+      GPUOPT_TRY_CUDA(cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocPortable), fn,
+                      "cudaHostAlloc");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_MAPPED:
+      if (!b.ctx->info.supports_mapped_memory)
+        return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "the device cannot map host memory");
+      GPUOPT_TRY_CUDA(
+          cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocMapped | cudaHostAllocPortable), fn,
+          "cudaHostAlloc(mapped)");
+      if (cudaError_t e = cudaHostGetDevicePointer(&b.device_ptr, b.host_ptr, 0)) {
+        cudaFreeHost(b.host_ptr);
+        return gpuopt::fail_cuda(e, fn, "cudaHostGetDevicePointer");
+      }
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      GPUOPT_TRY(gpuopt::vmm_allocate(fn, b));
+      if (b.compressed) gpuopt::add_compressible_range(*b.ctx, b.device_ptr, b.bytes);
+      gpuopt::log(
+          gpuopt::LogLevel::info, "compressible buffer of %zu bytes: %s", b.bytes,
+          b.compressed ? "compressed by the driver" : "the driver gave an UNCOMPRESSED allocation");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_EXTERNAL:
+      break;
+  }
+  return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+              "kind is %d; expected GPUOPT_MEMORY_DEVICE, _PINNED_HOST, _MAPPED or _COMPRESSIBLE "
+              "(external memory is wrapped with gpuopt_buffer_wrap)",
+              static_cast<int>(b.kind));
+}
+
+gpuopt_status_t release(const char* fn, gpuopt::Buffer& b) {
+  switch (b.kind) {
+    case GPUOPT_MEMORY_DEVICE:
+      GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
+      break;
+    case GPUOPT_MEMORY_PINNED_HOST:
+    case GPUOPT_MEMORY_MAPPED:
+      GPUOPT_TRY_CUDA(cudaFreeHost(b.host_ptr), fn, "cudaFreeHost");
+      break;
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      if (b.compressed) gpuopt::remove_compressible_range(*b.ctx, b.device_ptr);
+      GPUOPT_TRY(gpuopt::vmm_free(fn, b));
+      break;
+    case GPUOPT_MEMORY_EXTERNAL:
+      break;
+  }
+  return GPUOPT_SUCCESS;
+}
+
+gpuopt_status_t finish(gpuopt::Buffer* raw, gpuopt_buffer_t* out) {
+  gpuopt::handle_register(raw, gpuopt::HandleKind::buffer);
+  raw->ctx->live_objects.fetch_add(1);
+  *out = raw;
+  return GPUOPT_SUCCESS;
+}
+
+// Checks that [offset, offset + bytes) lies inside the buffer.
+gpuopt_status_t check_span(const char* fn, const gpuopt::Buffer& b, size_t offset, size_t bytes) {
+  if (bytes == 0) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is 0");
+  if (offset > b.bytes || bytes > b.bytes - offset)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                "offset %zu + bytes %zu exceeds the buffer's %zu bytes", offset, bytes, b.bytes);
+  return GPUOPT_SUCCESS;
+}
+
+// Where copies to and from the buffer land: device pointer, else host pointer.
+char* base_of(const gpuopt::Buffer& b) {
+  return static_cast<char*>(b.host_ptr ? b.host_ptr : b.device_ptr);
+}
+
+// A pageable host pointer makes the copy synchronous, which a capture cannot record.
+gpuopt_status_t check_capturable(const char* fn, const gpuopt::Stream& s, const void* host,
+                                 const char* arg) {
+  if (!s.capturing.load()) return GPUOPT_SUCCESS;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, host) != cudaSuccess ||
+      attr.type == cudaMemoryTypeUnregistered) {
+    cudaGetLastError();
+    return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
+                "%s is pageable host memory and stream is being captured: a graph can only copy "
+                "from pinned memory",
+                arg);
+  }
+  return GPUOPT_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_create(gpuopt_context_t ctx, size_t bytes,
+                                                gpuopt_memory_kind_t kind,
+                                                gpuopt_buffer_t* buffer) {
+  static const char* fn = "gpuopt_buffer_create";
+  return guarded(fn, [&] {
+    if (buffer) *buffer = nullptr;
+    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
+    if (!buffer) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "buffer (the output) is NULL");
+    if (bytes == 0) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is 0; expected > 0");
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
+    auto b = std::make_unique<gpuopt::Buffer>();
+    b->ctx = ctx;
+    b->kind = kind;
+    b->bytes = bytes;
+    GPUOPT_TRY(allocate(fn, *b));
+    gpuopt::log(gpuopt::LogLevel::debug, "buffer %p: %zu bytes of %s memory", b->device_ptr, bytes,
+                kind_name(kind));
+    return finish(b.release(), buffer);
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device_ptr, size_t bytes,
+                                              gpuopt_buffer_t* buffer) {
+  static const char* fn = "gpuopt_buffer_wrap";
+  return guarded(fn, [&] {
+    if (buffer) *buffer = nullptr;
+    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
+    if (!buffer) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "buffer (the output) is NULL");
+    if (!device_ptr) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "device_ptr is NULL");
+    if (bytes == 0) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is 0; expected > 0");
+    GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
+    GPUOPT_TRY(gpuopt::check_device_range(fn, "device_ptr", *ctx, device_ptr, bytes));
+    auto b = std::make_unique<gpuopt::Buffer>();
+    b->ctx = ctx;
+    b->kind = GPUOPT_MEMORY_EXTERNAL;
+    b->bytes = bytes;
+    b->device_ptr = device_ptr;
+    return finish(b.release(), buffer);
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_device_pointer(gpuopt_buffer_t buffer, void** ptr) {
+  static const char* fn = "gpuopt_buffer_device_pointer";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    if (!ptr) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "ptr is NULL");
+    *ptr = nullptr;
+    if (!buffer->device_ptr)
+      return fail(GPUOPT_ERROR_UNSUPPORTED, fn,
+                  "buffer holds pinned host memory, which the device does not address; use "
+                  "GPUOPT_MEMORY_MAPPED for zero-copy access");
+    *ptr = buffer->device_ptr;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_host_pointer(gpuopt_buffer_t buffer, void** ptr) {
+  static const char* fn = "gpuopt_buffer_host_pointer";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    if (!ptr) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "ptr is NULL");
+    *ptr = nullptr;
+    if (!buffer->host_ptr)
+      return fail(GPUOPT_ERROR_UNSUPPORTED, fn,
+                  "buffer holds %s memory, which has no host address; copy it with "
+                  "gpuopt_buffer_copy_to_host",
+                  kind_name(buffer->kind));
+    *ptr = buffer->host_ptr;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_size(gpuopt_buffer_t buffer, size_t* bytes) {
+  static const char* fn = "gpuopt_buffer_size";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    if (!bytes) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is NULL");
+    *bytes = buffer->bytes;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_kind(gpuopt_buffer_t buffer, gpuopt_memory_kind_t* kind) {
+  static const char* fn = "gpuopt_buffer_kind";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    if (!kind) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "kind is NULL");
+    *kind = buffer->kind;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_is_compressed(gpuopt_buffer_t buffer, int* compressed) {
+  static const char* fn = "gpuopt_buffer_is_compressed";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    if (!compressed) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "compressed is NULL");
+    *compressed = buffer->compressed ? 1 : 0;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_from_host(gpuopt_buffer_t buffer,
+                                                        gpuopt_stream_t stream, size_t offset,
+                                                        const void* src, size_t bytes) {
+  static const char* fn = "gpuopt_buffer_copy_from_host";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_stream(fn, stream, buffer->ctx));
+    if (!src) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "src is NULL");
+    GPUOPT_TRY(check_span(fn, *buffer, offset, bytes));
+    GPUOPT_TRY(check_capturable(fn, *stream, src, "src"));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY_CUDA(
+        cudaMemcpyAsync(base_of(*buffer) + offset, src, bytes, cudaMemcpyDefault, stream->stream),
+        fn, "cudaMemcpyAsync");
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_to_host(gpuopt_buffer_t buffer,
+                                                      gpuopt_stream_t stream, size_t offset,
+                                                      void* dst, size_t bytes) {
+  static const char* fn = "gpuopt_buffer_copy_to_host";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_stream(fn, stream, buffer->ctx));
+    if (!dst) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "dst is NULL");
+    GPUOPT_TRY(check_span(fn, *buffer, offset, bytes));
+    GPUOPT_TRY(check_capturable(fn, *stream, dst, "dst"));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY_CUDA(
+        cudaMemcpyAsync(dst, base_of(*buffer) + offset, bytes, cudaMemcpyDefault, stream->stream),
+        fn, "cudaMemcpyAsync");
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer) {
+  static const char* fn = "gpuopt_buffer_destroy";
+  return guarded(fn, [&] {
+    if (!buffer) return GPUOPT_SUCCESS;
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY(release(fn, *buffer));
+    gpuopt::handle_unregister(buffer);
+    buffer->ctx->live_objects.fetch_sub(1);
+    delete buffer;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+}  // extern "C"

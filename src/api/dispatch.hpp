@@ -1,0 +1,35 @@
+// The one path from a validated entry point to a kernel: choose the variant (forced or auto),
+// log the decision, launch it on the caller's stream and remember what ran.
+#pragma once
+#include <string>
+
+#include "runtime/context.hpp"
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+#include "runtime/registry.hpp"
+#include "runtime/stream.hpp"
+
+namespace gpuopt {
+
+template <class Problem, class Describe>
+gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_op_t op,
+                               const Variant<Problem>* table, int count, const Problem& p,
+                               gpuopt_dtype_t dtype, Describe&& describe) {
+  const int forced = ctx.forced[op].load(std::memory_order_relaxed);
+  const bool trace = log_enabled(LogLevel::debug);
+  Choice c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
+  if (c.index < 0) {
+    log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
+        c.reason.c_str());
+    return fail(c.status, fn, "%s", c.reason.c_str());
+  }
+  if (log_enabled(LogLevel::info))
+    log(LogLevel::info, "%s %s -> %s (%s)%s%s", op_table(op)->op_name, describe().c_str(),
+        table[c.index].meta.name, forced >= 0 ? "forced" : "auto", trace ? "; candidates: " : "",
+        trace ? c.trace.c_str() : "");
+  GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));
+  ctx.last[op].store(c.index, std::memory_order_relaxed);
+  return GPUOPT_SUCCESS;
+}
+
+}  // namespace gpuopt

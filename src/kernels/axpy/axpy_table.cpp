@@ -1,0 +1,59 @@
+// The axpy variant table and its dispatch rule (see axpy.hpp).
+#include <cstdint>
+
+#include "kernels/axpy/axpy.hpp"
+
+namespace gpuopt {
+namespace {
+
+constexpr unsigned kFloat = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
+
+const char* naive_can(const AxpyProblem& p, const DeviceDesc&) {
+  // one thread per element: grid.x of 2^31 - 1 blocks of 256 threads
+  if (p.n > (std::int64_t{2147483647} * 256)) return "n exceeds one thread per element";
+  return nullptr;
+}
+
+const char* vec_can(const AxpyProblem& p, const DeviceDesc&) {
+  if (p.incx != 1 || p.incy != 1) return "needs unit stride (incx = incy = 1)";
+  if ((reinterpret_cast<std::uintptr_t>(p.x) | reinterpret_cast<std::uintptr_t>(p.y)) % 16)
+    return "needs x and y aligned to 16 bytes";
+  return nullptr;
+}
+
+// Ordinary memory: the grid-stride loop. Compressible memory: the block tile.
+int naive_pref(const AxpyProblem&, const DeviceDesc&) { return 10; }
+int gridstride_pref(const AxpyProblem& p, const DeviceDesc&) { return p.compressible ? 20 : 30; }
+int blocktile_pref(const AxpyProblem& p, const DeviceDesc&) { return p.compressible ? 30 : 20; }
+int vendor_pref(const AxpyProblem&, const DeviceDesc&) { return 0; }
+
+const Variant<AxpyProblem> kTable[] = {
+    {{"naive", "one thread per element, scalar loads, any stride", 0, 0, false, kFloat},
+     naive_can,
+     naive_pref,
+     axpy_launch_naive},
+    {{"vec4_gridstride", "16-byte vector loads, grid-stride loop, 4 vectors in flight per thread",
+      0, 0, false, kFloat},
+     vec_can,
+     gridstride_pref,
+     axpy_launch_vec4_gridstride},
+    {{"vec4_blocktile",
+      "16-byte vector loads, one contiguous tile per block (compression-friendly order)", 0, 0,
+      false, kFloat},
+     vec_can,
+     blocktile_pref,
+     axpy_launch_vec4_blocktile},
+    {{"cublas", "cublasSaxpy_64 / cublasDaxpy_64 (vendor)", 0, 0, true, kFloat},
+     nullptr,
+     vendor_pref,
+     axpy_launch_cublas},
+};
+
+}  // namespace
+
+const Variant<AxpyProblem>* axpy_variants(int* count) {
+  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
+  return kTable;
+}
+
+}  // namespace gpuopt

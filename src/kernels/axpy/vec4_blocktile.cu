@@ -1,0 +1,56 @@
+// axpy vec4_blocktile: 16-byte vectors, each block one contiguous tile of kThreads * kUnroll
+// vectors, as many blocks as tiles. Same bytes in flight as vec4_gridstride, but each wave of
+// blocks sweeps the array front to back in neighbouring tiles, which keeps the compression
+// hardware's working set small: the rung for compressible memory. Figure: docs/notes/axpy.md.
+#include "common/launch.hpp"
+#include "common/vector_types.cuh"
+#include "kernels/axpy/axpy.hpp"
+
+namespace gpuopt {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    axpy_vec4_blocktile_kernel(long long n, T a, const T* __restrict__ x, T* __restrict__ y) {
+  using V = typename Vec16<T>::type;
+  constexpr int W = Vec16<T>::width;
+  const long long nvec = n / W;
+  const V* xv = reinterpret_cast<const V*>(x);
+  V* yv = reinterpret_cast<V*>(y);
+  const long long base = static_cast<long long>(blockIdx.x) * kThreads * kUnroll + threadIdx.x;
+  if (base + (kUnroll - 1) * kThreads < nvec) {
+    V xr[kUnroll], yr[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      xr[u] = __ldcs(xv + base + u * kThreads);
+      yr[u] = __ldcs(yv + base + u * kThreads);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) __stcs(yv + base + u * kThreads, axpy_lanes(a, xr[u], yr[u]));
+  } else {
+    for (long long i = base; i < nvec; i += kThreads)
+      __stcs(yv + i, axpy_lanes(a, __ldcs(xv + i), __ldcs(yv + i)));
+  }
+  if (blockIdx.x == gridDim.x - 1) axpy_tail(nvec * W, n, a, x, y);
+}
+
+template <class T>
+gpuopt_status_t launch(const AxpyProblem& p, const ExecEnv& env) {
+  constexpr int W = Vec16<T>::width;
+  long long blocks = ceil_div(p.n / W, kThreads * kUnroll);
+  if (blocks < 1) blocks = 1;
+  axpy_vec4_blocktile_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(
+      p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
+  return check_launch(env.fn, "axpy vec4_blocktile kernel launch");
+}
+
+}  // namespace
+
+gpuopt_status_t axpy_launch_vec4_blocktile(const AxpyProblem& p, const ExecEnv& env) {
+  return p.dtype == GPUOPT_DTYPE_F32 ? launch<float>(p, env) : launch<double>(p, env);
+}
+
+}  // namespace gpuopt

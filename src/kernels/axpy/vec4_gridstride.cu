@@ -1,0 +1,59 @@
+// axpy vec4_gridstride: 16-byte vector loads (float4 / double2) in a grid-stride loop sized to
+// fill every SM once, four vectors of x and y in flight per thread before the first use.
+// Improves on naive by moving 512 bytes per warp request and keeping enough loads in flight to
+// cover HBM latency. Figure: see docs/notes/axpy.md (share of the copy roof on the bench device).
+#include "common/launch.hpp"
+#include "common/vector_types.cuh"
+#include "kernels/axpy/axpy.hpp"
+
+namespace gpuopt {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    axpy_vec4_gridstride_kernel(long long n, T a, const T* __restrict__ x, T* __restrict__ y) {
+  using V = typename Vec16<T>::type;
+  constexpr int W = Vec16<T>::width;
+  const long long nvec = n / W;
+  const V* xv = reinterpret_cast<const V*>(x);
+  V* yv = reinterpret_cast<V*>(y);
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
+    V xr[kUnroll], yr[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      xr[u] = __ldcs(xv + i + u * stride);  // read once: evict first
+      yr[u] = __ldcs(yv + i + u * stride);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) __stcs(yv + i + u * stride, axpy_lanes(a, xr[u], yr[u]));
+  }
+  for (; i < nvec; i += stride) __stcs(yv + i, axpy_lanes(a, __ldcs(xv + i), __ldcs(yv + i)));
+  if (blockIdx.x == gridDim.x - 1) axpy_tail(nvec * W, n, a, x, y);
+}
+
+template <class T>
+gpuopt_status_t launch(const AxpyProblem& p, const ExecEnv& env) {
+  constexpr int W = Vec16<T>::width;
+  const int per_sm =
+      env.device->max_threads_per_sm > 0 ? env.device->max_threads_per_sm / kThreads : 8;
+  const long long wanted = ceil_div(p.n / W, kThreads * kUnroll);
+  long long blocks = static_cast<long long>(env.device->sm_count) * per_sm;
+  if (blocks > wanted) blocks = wanted;
+  if (blocks < 1) blocks = 1;
+  axpy_vec4_gridstride_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(
+      p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
+  return check_launch(env.fn, "axpy vec4_gridstride kernel launch");
+}
+
+}  // namespace
+
+gpuopt_status_t axpy_launch_vec4_gridstride(const AxpyProblem& p, const ExecEnv& env) {
+  return p.dtype == GPUOPT_DTYPE_F32 ? launch<float>(p, env) : launch<double>(p, env);
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,92 @@
+#include "runtime/buffer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "runtime/driver.hpp"
+#include "runtime/error.hpp"
+#include "runtime/handles.hpp"
+
+namespace gpuopt {
+
+gpuopt_status_t check_buffer(const char* fn, gpuopt_buffer_t b, const char* arg) {
+  return check_handle(fn, b, HandleKind::buffer, arg);
+}
+
+namespace {
+gpuopt_status_t drv_fail(CUresult r, const char* fn, const char* what) {
+  return fail(r == CUDA_ERROR_OUT_OF_MEMORY ? GPUOPT_ERROR_OUT_OF_MEMORY : GPUOPT_ERROR_CUDA, fn,
+              "%s: %s", what, driver_error_name(r));
+}
+}  // namespace
+
+gpuopt_status_t vmm_allocate(const char* fn, Buffer& b) {
+  const DriverApi& drv = driver_api();
+  if (!drv.loaded)
+    return fail(GPUOPT_ERROR_UNSUPPORTED, fn,
+                "the CUDA driver does not provide the virtual memory management API");
+  const int device = b.ctx->device;
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  const bool want = b.ctx->info.supports_compression != 0;
+  prop.allocFlags.compressionType = want ? CU_MEM_ALLOCATION_COMP_GENERIC : 0;
+
+  size_t gran = 0;
+  CUresult r =
+      drv.cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+  if (r != CUDA_SUCCESS) return drv_fail(r, fn, "cuMemGetAllocationGranularity");
+  const size_t size = (b.bytes + gran - 1) / gran * gran;
+
+  CUmemGenericAllocationHandle h = 0;
+  r = drv.cuMemCreate(&h, size, &prop, 0);
+  if (r != CUDA_SUCCESS && want) {
+    // The driver may refuse compression (e.g. out of compression tags): fall back, and say so.
+    prop.allocFlags.compressionType = 0;
+    r = drv.cuMemCreate(&h, size, &prop, 0);
+  }
+  if (r != CUDA_SUCCESS) return drv_fail(r, fn, "cuMemCreate");
+
+  CUmemAllocationProp actual{};
+  b.compressed = drv.cuMemGetAllocationPropertiesFromHandle(&actual, h) == CUDA_SUCCESS &&
+                 actual.allocFlags.compressionType == CU_MEM_ALLOCATION_COMP_GENERIC;
+
+  CUdeviceptr ptr = 0;
+  r = drv.cuMemAddressReserve(&ptr, size, 0, 0, 0);
+  if (r != CUDA_SUCCESS) {
+    drv.cuMemRelease(h);
+    return drv_fail(r, fn, "cuMemAddressReserve");
+  }
+  r = drv.cuMemMap(ptr, size, 0, h, 0);
+  if (r == CUDA_SUCCESS) {
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    r = drv.cuMemSetAccess(ptr, size, &access, 1);
+    if (r != CUDA_SUCCESS) drv.cuMemUnmap(ptr, size);
+  }
+  if (r != CUDA_SUCCESS) {
+    drv.cuMemAddressFree(ptr, size);
+    drv.cuMemRelease(h);
+    return drv_fail(r, fn, "cuMemMap/cuMemSetAccess");
+  }
+  b.vmm_handle = h;
+  b.vmm_reserved = size;
+  b.device_ptr = reinterpret_cast<void*>(ptr);
+  return GPUOPT_SUCCESS;
+}
+
+gpuopt_status_t vmm_free(const char* fn, Buffer& b) {
+  const DriverApi& drv = driver_api();
+  // Unmapping memory that queued kernels still read would fault them: wait for the device,
+  // as cudaFree does.
+  GPUOPT_TRY_CUDA(cudaDeviceSynchronize(), fn, "cudaDeviceSynchronize before unmapping");
+  auto ptr = reinterpret_cast<CUdeviceptr>(b.device_ptr);
+  CUresult r = drv.cuMemUnmap(ptr, b.vmm_reserved);
+  if (r == CUDA_SUCCESS) r = drv.cuMemAddressFree(ptr, b.vmm_reserved);
+  if (r == CUDA_SUCCESS) r = drv.cuMemRelease(b.vmm_handle);
+  if (r != CUDA_SUCCESS) return drv_fail(r, fn, "cuMemUnmap/cuMemAddressFree/cuMemRelease");
+  return GPUOPT_SUCCESS;
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,32 @@
+// Buffers: device, pinned host, mapped, compressible (driver VMM) and wrapped memory.
+#pragma once
+#include <cuda.h>
+
+#include <cstddef>
+
+#include "context.hpp"
+
+struct gpuopt_buffer_s {
+  gpuopt_context_s* ctx = nullptr;
+  gpuopt_memory_kind_t kind = GPUOPT_MEMORY_DEVICE;
+  std::size_t bytes = 0;
+  void* device_ptr = nullptr;  // nullptr for pinned host memory
+  void* host_ptr = nullptr;    // pinned and mapped only
+  bool compressed = false;
+  // VMM bookkeeping (compressible kind)
+  CUmemGenericAllocationHandle vmm_handle = 0;
+  std::size_t vmm_reserved = 0;
+};
+
+namespace gpuopt {
+
+using Buffer = gpuopt_buffer_s;
+
+gpuopt_status_t check_buffer(const char* fn, gpuopt_buffer_t b, const char* arg = "buffer");
+
+// Allocates compressible memory through the VMM API; falls back to an uncompressed VMM
+// allocation where the device or driver declines compression (b.compressed says which).
+gpuopt_status_t vmm_allocate(const char* fn, Buffer& b);
+gpuopt_status_t vmm_free(const char* fn, Buffer& b);
+
+}  // namespace gpuopt

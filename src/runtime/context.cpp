@@ -1,0 +1,94 @@
+#include "runtime/context.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+#include "runtime/driver.hpp"
+#include "runtime/error.hpp"
+#include "runtime/handles.hpp"
+
+namespace gpuopt {
+
+gpuopt_status_t check_context(const char* fn, gpuopt_context_t ctx, const char* arg) {
+  return check_handle(fn, ctx, HandleKind::context, arg);
+}
+
+gpuopt_status_t make_current(const char* fn, const Context& ctx) {
+  int cur = -1;
+  if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx.device)
+    GPUOPT_TRY_CUDA(cudaSetDevice(ctx.device), fn, "cudaSetDevice");
+  return GPUOPT_SUCCESS;
+}
+
+bool in_compressible_range(Context& ctx, const void* p, std::size_t bytes) {
+  if (ctx.compressible_count.load(std::memory_order_acquire) == 0) return false;
+  auto b = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(ctx.compressible_mu);
+  for (const auto& r : ctx.compressible_ranges)
+    if (b >= r.first && b + bytes <= r.second) return true;
+  return false;
+}
+
+void add_compressible_range(Context& ctx, const void* p, std::size_t bytes) {
+  auto b = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(ctx.compressible_mu);
+  ctx.compressible_ranges.emplace_back(b, b + bytes);
+  ctx.compressible_count.store(static_cast<int>(ctx.compressible_ranges.size()),
+                               std::memory_order_release);
+}
+
+void remove_compressible_range(Context& ctx, const void* p) {
+  auto b = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(ctx.compressible_mu);
+  auto& v = ctx.compressible_ranges;
+  v.erase(std::remove_if(v.begin(), v.end(), [b](const auto& r) { return r.first == b; }), v.end());
+  ctx.compressible_count.store(static_cast<int>(v.size()), std::memory_order_release);
+}
+
+gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
+                                   std::size_t bytes) {
+  cudaPointerAttributes attr{};
+  cudaError_t err = cudaPointerGetAttributes(&attr, p);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not a CUDA-accessible pointer: %s",
+                arg, p, cudaGetErrorString(err));
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeUnregistered:
+      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                  "%s (%p) is not device-accessible: it is pageable host memory or no allocation "
+                  "at all; pass device, managed or mapped pinned memory",
+                  arg, p);
+    case cudaMemoryTypeHost:
+      if (!attr.devicePointer)
+        return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                    "%s (%p) is pinned host memory that is not mapped into the device", arg, p);
+      return GPUOPT_SUCCESS;  // the driver gives no extent for host allocations
+    case cudaMemoryTypeDevice:
+      if (attr.device != ctx.device)
+        return fail(GPUOPT_ERROR_WRONG_DEVICE, fn,
+                    "%s (%p) is memory of device %d; the context is on device %d", arg, p,
+                    attr.device, ctx.device);
+      break;
+    case cudaMemoryTypeManaged:
+      break;
+  }
+  const DriverApi& drv = driver_api();
+  if (!drv.cuMemGetAddressRange) return GPUOPT_SUCCESS;
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CUresult r = drv.cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(p));
+  if (r != CUDA_SUCCESS) return GPUOPT_SUCCESS;  // extent unknown (e.g. some VMM mappings)
+  auto begin = reinterpret_cast<std::uintptr_t>(p);
+  std::uintptr_t end_alloc = static_cast<std::uintptr_t>(base) + size;
+  if (bytes > end_alloc - begin)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                "%s (%p) needs %zu bytes but its allocation ends %zu bytes after it", arg, p, bytes,
+                static_cast<size_t>(end_alloc - begin));
+  return GPUOPT_SUCCESS;
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,50 @@
+// The context: one device, its description, the per-op forced and last-chosen variants, and the
+// ranges of compressible memory it handed out (variants prefer block-tiled access there).
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "device.hpp"
+#include "gpuopt.h"
+#include "registry.hpp"
+
+struct gpuopt_context_s {
+  int device = 0;
+  gpuopt_device_info_t info{};
+  gpuopt::DeviceDesc desc{};
+  std::array<std::atomic<int>, gpuopt::kOpCount> forced{};  // -1: auto
+  std::array<std::atomic<int>, gpuopt::kOpCount> last{};    // -1: none yet
+  std::atomic<int> live_objects{0};                         // streams, buffers, graphs
+
+  std::mutex compressible_mu;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> compressible_ranges;  // [begin, end)
+  std::atomic<int> compressible_count{0};
+};
+
+namespace gpuopt {
+
+using Context = gpuopt_context_s;
+
+// Validates a context handle argument.
+gpuopt_status_t check_context(const char* fn, gpuopt_context_t ctx, const char* arg = "ctx");
+
+// Makes the context's device current for the calling thread (cheap when it already is).
+gpuopt_status_t make_current(const char* fn, const Context& ctx);
+
+// True when [p, p + bytes) lies inside a compressible buffer of this context that the driver
+// really compressed.
+bool in_compressible_range(Context& ctx, const void* p, std::size_t bytes);
+void add_compressible_range(Context& ctx, const void* p, std::size_t bytes);
+void remove_compressible_range(Context& ctx, const void* p);
+
+// Validates that [p, p + bytes) is memory the context's device can access: device memory of this
+// device (cudaMalloc, VMM, pools), managed memory, or mapped host memory. Pageable host pointers,
+// other devices' memory and ranges running past their allocation are answered with a status and
+// a message naming fn and arg.
+gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
+                                   std::size_t bytes);
+
+}  // namespace gpuopt

@@ -1,0 +1,54 @@
+#include "runtime/driver.hpp"
+
+#include <cuda_runtime_api.h>
+
+namespace gpuopt {
+namespace {
+
+template <class F>
+bool load(const char* name, F& fn) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess || !p) {
+    cudaGetLastError();
+    return false;
+  }
+  fn = reinterpret_cast<F>(p);
+  return true;
+}
+
+DriverApi load_all() {
+  DriverApi d;
+  bool ok = true;
+  ok &= load("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+  ok &= load("cuMemCreate", d.cuMemCreate);
+  ok &= load("cuMemRelease", d.cuMemRelease);
+  ok &= load("cuMemAddressReserve", d.cuMemAddressReserve);
+  ok &= load("cuMemAddressFree", d.cuMemAddressFree);
+  ok &= load("cuMemMap", d.cuMemMap);
+  ok &= load("cuMemUnmap", d.cuMemUnmap);
+  ok &= load("cuMemSetAccess", d.cuMemSetAccess);
+  ok &= load("cuMemGetAllocationGranularity", d.cuMemGetAllocationGranularity);
+  ok &= load("cuMemGetAllocationPropertiesFromHandle", d.cuMemGetAllocationPropertiesFromHandle);
+  ok &= load("cuMemGetAddressRange", d.cuMemGetAddressRange);
+  ok &= load("cuGetErrorName", d.cuGetErrorName);
+  d.loaded = ok;
+  return d;
+}
+
+}  // namespace
+
+const DriverApi& driver_api() {
+  static const DriverApi api = load_all();
+  return api;
+}
+
+const char* driver_error_name(CUresult r) {
+  const char* name = nullptr;
+  const DriverApi& d = driver_api();
+  if (d.cuGetErrorName && d.cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
+  return "CUDA driver error";
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,32 @@
+// The CUDA driver entry points gpuopt uses (VMM for compressible memory, address ranges),
+// fetched through cudaGetDriverEntryPoint so that libgpuopt never links libcuda directly and
+// loads on machines without a driver.
+#pragma once
+#include <cuda.h>
+
+namespace gpuopt {
+
+struct DriverApi {
+  bool loaded = false;
+  decltype(&::cuDeviceGetAttribute) cuDeviceGetAttribute = nullptr;
+  decltype(&::cuMemCreate) cuMemCreate = nullptr;
+  decltype(&::cuMemRelease) cuMemRelease = nullptr;
+  decltype(&::cuMemAddressReserve) cuMemAddressReserve = nullptr;
+  decltype(&::cuMemAddressFree) cuMemAddressFree = nullptr;
+  decltype(&::cuMemMap) cuMemMap = nullptr;
+  decltype(&::cuMemUnmap) cuMemUnmap = nullptr;
+  decltype(&::cuMemSetAccess) cuMemSetAccess = nullptr;
+  decltype(&::cuMemGetAllocationGranularity) cuMemGetAllocationGranularity = nullptr;
+  decltype(&::cuMemGetAllocationPropertiesFromHandle) cuMemGetAllocationPropertiesFromHandle =
+      nullptr;
+  decltype(&::cuMemGetAddressRange) cuMemGetAddressRange = nullptr;
+  decltype(&::cuGetErrorName) cuGetErrorName = nullptr;
+};
+
+// The driver API, loaded once per process (loaded == false when the driver lacks an entry).
+const DriverApi& driver_api();
+
+// "CUDA_ERROR_X" for a driver result.
+const char* driver_error_name(CUresult r);
+
+}  // namespace gpuopt

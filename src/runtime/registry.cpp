@@ -1,0 +1,57 @@
+#include "runtime/registry.hpp"
+
+#include <cstring>
+
+#include "kernels/axpy/axpy.hpp"
+
+namespace gpuopt {
+
+std::string arch_reason(const VariantMeta& meta, const DeviceDesc& dev) {
+  if (meta.exact_cc) {
+    if (dev.cc != meta.exact_cc)
+      return "arch-specific code for sm_" + std::to_string(meta.exact_cc) +
+             "a only; device is cc " + std::to_string(dev.cc / 10) + "." +
+             std::to_string(dev.cc % 10);
+    return {};
+  }
+  if (dev.cc < meta.min_cc)
+    return "needs compute capability " + std::to_string(meta.min_cc / 10) + "." +
+           std::to_string(meta.min_cc % 10) + "; device is " + std::to_string(dev.cc / 10) + "." +
+           std::to_string(dev.cc % 10);
+  return {};
+}
+
+namespace {
+
+template <class Problem, const Variant<Problem>* (*Table)(int*)>
+const VariantMeta& meta_of(int index) {
+  int n = 0;
+  return Table(&n)[index].meta;
+}
+
+int count_of(const Variant<AxpyProblem>* (*table)(int*)) {
+  int n = 0;
+  table(&n);
+  return n;
+}
+
+}  // namespace
+
+const OpTable* op_table(gpuopt_op_t op) {
+  static const OpTable axpy{"axpy", "GPUOPT_VARIANT_AXPY", count_of(axpy_variants),
+                            &meta_of<AxpyProblem, axpy_variants>};
+  switch (op) {
+    case GPUOPT_OP_AXPY:
+      return &axpy;
+  }
+  return nullptr;
+}
+
+int find_variant(const OpTable& table, const char* name) {
+  if (!name) return -1;
+  for (int i = 0; i < table.count; ++i)
+    if (std::strcmp(table.meta(i).name, name) == 0) return i;
+  return -1;
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,118 @@
+// The variant registry: one table per op, each entry a kernel variant with the devices it runs on,
+// the problems it can implement and its launcher. See docs/design.md ("Dispatch") for the rule.
+#pragma once
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "device.hpp"
+#include "gpuopt.h"
+
+namespace gpuopt {
+
+// Number of ops in gpuopt_op_t.
+constexpr int kOpCount = 1;
+
+// What a launcher gets besides the problem: where to enqueue and with what.
+struct ExecEnv {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;  // the stream's own cuBLAS handle (vendor variants)
+  const DeviceDesc* device = nullptr;
+  const char* fn = "";  // public entry point, for error messages
+};
+
+// Static description of a variant, as listed through the C API.
+struct VariantMeta {
+  const char* name;
+  const char* technique;
+  int min_cc;    // runs on cc >= min_cc ...
+  int exact_cc;  // ... or, when nonzero, only on exactly this cc (sm_90a code)
+  bool is_vendor;
+  unsigned dtype_mask;  // bit (1u << gpuopt_dtype_t)
+};
+
+constexpr unsigned dtype_bit(gpuopt_dtype_t t) { return 1u << static_cast<unsigned>(t); }
+
+// Empty when the variant's code runs on the device, else the reason.
+std::string arch_reason(const VariantMeta& meta, const DeviceDesc& dev);
+
+// One entry of an op's table. can_implement returns nullptr when it can, else the reason;
+// preference ranks the entries that can (higher wins), given the problem and device.
+template <class Problem>
+struct Variant {
+  VariantMeta meta;
+  const char* (*can_implement)(const Problem&, const DeviceDesc&);
+  int (*preference)(const Problem&, const DeviceDesc&);
+  gpuopt_status_t (*launch)(const Problem&, const ExecEnv&);
+};
+
+// Type-erased view of an op's table, for listing and forcing by name.
+struct OpTable {
+  const char* op_name;   // "axpy"
+  const char* env_name;  // "GPUOPT_VARIANT_AXPY"
+  int count;
+  const VariantMeta& (*meta)(int index);
+};
+
+// The table of op, or nullptr for unknown ops.
+const OpTable* op_table(gpuopt_op_t op);
+
+// Index of the variant called name in op's table, or -1.
+int find_variant(const OpTable& table, const char* name);
+
+// Result of choosing a variant for a problem.
+struct Choice {
+  int index = -1;  // -1: none can run it
+  gpuopt_status_t status = GPUOPT_SUCCESS;
+  std::string reason;  // why not, when index == -1
+  std::string trace;   // candidates and verdicts, for GPUOPT_LOG=debug
+};
+
+// The dispatch rule. forced >= 0: that variant, or UNSUPPORTED with its reason. Otherwise the
+// entry with the highest preference among those whose dtype, arch and can_implement accept the
+// problem (ties: the later table entry, i.e. the higher rung).
+template <class Problem>
+Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p,
+                      gpuopt_dtype_t dtype, const DeviceDesc& dev, int forced, bool want_trace) {
+  Choice c;
+  int best_pref = 0;
+  std::string first_reason;
+  for (int i = 0; i < count; ++i) {
+    if (forced >= 0 && i != forced) continue;
+    const Variant<Problem>& v = table[i];
+    std::string why;
+    if (!(v.meta.dtype_mask & dtype_bit(dtype))) {
+      why = "dtype not supported";
+    } else {
+      why = arch_reason(v.meta, dev);
+      if (why.empty()) {
+        const char* r = v.can_implement ? v.can_implement(p, dev) : nullptr;
+        if (r) why = r;
+      }
+    }
+    int pref = why.empty() ? (v.preference ? v.preference(p, dev) : 0) : 0;
+    if (want_trace) {
+      c.trace += c.trace.empty() ? "" : ", ";
+      c.trace += v.meta.name;
+      c.trace += why.empty() ? (" ok pref=" + std::to_string(pref)) : (" no (" + why + ")");
+    }
+    if (!why.empty()) {
+      if (first_reason.empty()) first_reason = std::string(v.meta.name) + ": " + why;
+      continue;
+    }
+    if (c.index < 0 || pref >= best_pref) {
+      c.index = i;
+      best_pref = pref;
+    }
+  }
+  if (c.index < 0) {
+    c.status = GPUOPT_ERROR_UNSUPPORTED;
+    c.reason = forced >= 0
+                   ? "forced variant " + first_reason
+                   : "no variant can run this problem (first refusal: " + first_reason + ")";
+  }
+  return c;
+}
+
+}  // namespace gpuopt
