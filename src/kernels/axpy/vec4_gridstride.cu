@@ -36,13 +36,26 @@ __global__ void __launch_bounds__(kThreads)
   if (blockIdx.x == gridDim.x - 1) axpy_tail(nvec * W, n, a, x, y);
 }
 
+// Resident blocks per SM of the kernel (registers decide it: 48 per thread gives 5, not 8).
+template <class T>
+int resident_blocks_per_sm() {
+  static const int blocks = [] {
+    int b = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, axpy_vec4_gridstride_kernel<T>, kThreads,
+                                                      0) != cudaSuccess || b < 1) {
+      cudaGetLastError();
+      b = 4;
+    }
+    return b;
+  }();
+  return blocks;
+}
+
 template <class T>
 gpuopt_status_t launch(const AxpyProblem& p, const ExecEnv& env) {
   constexpr int W = Vec16<T>::width;
-  const int per_sm =
-      env.device->max_threads_per_sm > 0 ? env.device->max_threads_per_sm / kThreads : 8;
   const long long wanted = ceil_div(p.n / W, kThreads * kUnroll);
-  long long blocks = static_cast<long long>(env.device->sm_count) * per_sm;
+  long long blocks = static_cast<long long>(env.device->sm_count) * resident_blocks_per_sm<T>();
   if (blocks > wanted) blocks = wanted;
   if (blocks < 1) blocks = 1;
   axpy_vec4_gridstride_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(
