@@ -300,7 +300,8 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_destroy(gpuopt_graph_t graph);
 
 /** Operations. Values are stable; new ones are appended. */
 typedef enum gpuopt_op_t {
-  GPUOPT_OP_AXPY = 0 /**< y = alpha * x + y (gpuopt_axpy()). */
+  GPUOPT_OP_AXPY = 0, /**< y = alpha * x + y (gpuopt_axpy()). */
+  GPUOPT_OP_GEMM = 1  /**< C = alpha * op(A) op(B) + beta * C (gpuopt_gemm()). */
 } gpuopt_op_t;
 
 /** Element types. Values are stable; new ones are appended. */
@@ -382,6 +383,69 @@ GPUOPT_API gpuopt_status_t gpuopt_axpy(gpuopt_context_t ctx, gpuopt_stream_t str
                                        gpuopt_dtype_t dtype, int64_t n, double alpha, const void* x,
                                        int64_t incx, void* y, int64_t incy);
 
+
+/** Transposition of a GEMM operand. */
+typedef enum gpuopt_transpose_t {
+  GPUOPT_TRANS_N = 0, /**< op(X) = X. */
+  GPUOPT_TRANS_T = 1  /**< op(X) = X^T. */
+} gpuopt_transpose_t;
+
+/** Arithmetic a GEMM may use. */
+typedef enum gpuopt_compute_t {
+  GPUOPT_COMPUTE_DEFAULT = 0, /**< The input type's own: f64 for f64, exact f32 for f32, f32
+                                   accumulation for bf16/f16. */
+  GPUOPT_COMPUTE_F32 = 1,     /**< f32 inputs: exact fp32 FMA, no tensor cores. */
+  GPUOPT_COMPUTE_TF32 = 2,    /**< f32 inputs: TF32 tensor cores (10-bit mantissa products),
+                                   f32 accumulation. */
+  GPUOPT_COMPUTE_F64 = 3      /**< f64 inputs and accumulation. */
+} gpuopt_compute_t;
+
+/**
+ * A GEMM problem: C = alpha * op(A) * op(B) + beta * C, column-major.
+ *
+ * op(A) is m x k, op(B) is k x n, C is m x n. Set struct_size = sizeof(gpuopt_gemm_desc_t).
+ * Type combinations (a_type = b_type): f64 -> f64 (compute F64); f32 -> f32 (compute F32 or
+ * TF32); bf16 -> f32 or bf16; f16 -> f32 or f16 (f32 accumulation).
+ * beta = 0 never reads C (C may hold NaN). batch_count > 1 runs a strided batch: problem i uses
+ * A + i * stride_a, B + i * stride_b, C + i * stride_c (strides in elements).
+ */
+typedef struct gpuopt_gemm_desc_t {
+  size_t struct_size;         /**< sizeof(gpuopt_gemm_desc_t), set by the caller. */
+  gpuopt_transpose_t trans_a; /**< op of A. */
+  gpuopt_transpose_t trans_b; /**< op of B. */
+  int64_t m;                  /**< Rows of op(A) and C, >= 0. */
+  int64_t n;                  /**< Columns of op(B) and C, >= 0. */
+  int64_t k;                  /**< Columns of op(A), rows of op(B), >= 0. */
+  double alpha;               /**< Scale of the product (converted to the compute type). */
+  double beta;                /**< Scale of C; 0 means C is written without being read. */
+  gpuopt_dtype_t a_type;      /**< Element type of A and B. */
+  gpuopt_dtype_t c_type;      /**< Element type of C. */
+  gpuopt_compute_t compute;   /**< Arithmetic; ::GPUOPT_COMPUTE_DEFAULT picks the exact one. */
+  int64_t lda;                /**< Leading dimension of A: >= rows of A as stored (m for N, k
+                                   for T), and >= 1. */
+  int64_t ldb;                /**< Leading dimension of B: >= k for N, n for T; >= 1. */
+  int64_t ldc;                /**< Leading dimension of C: >= m; >= 1. */
+  int64_t batch_count;        /**< Number of problems; 0 or 1 for a single GEMM. */
+  int64_t stride_a;           /**< Elements between consecutive A of a batch. */
+  int64_t stride_b;           /**< Elements between consecutive B of a batch. */
+  int64_t stride_c;           /**< Elements between consecutive C of a batch; batches' C must
+                                   not overlap. */
+} gpuopt_gemm_desc_t;
+
+/**
+ * C = alpha * op(A) * op(B) + beta * C, enqueued on @p stream (see ::gpuopt_gemm_desc_t).
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_GEMM lists those of this build): `naive`,
+ * `smem_tiled`, `smem_coalesced_padded`, `register_blocked`, `warptiled_cpasync` (sm_80+),
+ * `f64_tensorcore` (sm_80+ f64 mma.sync), `sm90_tma_wgmma` (sm_90a, bf16/f16/tf32), `cublas`.
+ * Auto dispatch takes the fastest that can implement the problem; unaligned pointers, odd leading
+ * dimensions and tails are handled by predication or by routing to a variant that can.
+ * Expected accuracy (relative Frobenius error against an f64 reference): f64 1e-12, f32 1e-5,
+ * tf32 5e-3, bf16 2e-2.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gemm(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                       const gpuopt_gemm_desc_t* desc, const void* A,
+                                       const void* B, void* C);
 /** @} */
 
 #ifdef __cplusplus

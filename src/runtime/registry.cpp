@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "kernels/axpy/axpy.hpp"
+#include "kernels/gemm/gemm.hpp"
 
 namespace gpuopt {
 
@@ -29,7 +30,8 @@ const VariantMeta& meta_of(int index) {
   return Table(&n)[index].meta;
 }
 
-int count_of(const Variant<AxpyProblem>* (*table)(int*)) {
+template <class Problem>
+int count_of(const Variant<Problem>* (*table)(int*)) {
   int n = 0;
   table(&n);
   return n;
@@ -40,9 +42,13 @@ int count_of(const Variant<AxpyProblem>* (*table)(int*)) {
 const OpTable* op_table(gpuopt_op_t op) {
   static const OpTable axpy{"axpy", "GPUOPT_VARIANT_AXPY", count_of(axpy_variants),
                             &meta_of<AxpyProblem, axpy_variants>};
+  static const OpTable gemm{"gemm", "GPUOPT_VARIANT_GEMM", count_of(gemm_variants),
+                            &meta_of<GemmProblem, gemm_variants>};
   switch (op) {
     case GPUOPT_OP_AXPY:
       return &axpy;
+    case GPUOPT_OP_GEMM:
+      return &gemm;
   }
   return nullptr;
 }

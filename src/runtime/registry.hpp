@@ -12,7 +12,7 @@
 namespace gpuopt {
 
 // Number of ops in gpuopt_op_t.
-constexpr int kOpCount = 1;
+constexpr int kOpCount = 2;
 
 // What a launcher gets besides the problem: where to enqueue and with what.
 struct ExecEnv {

@@ -1,0 +1,45 @@
+// GEMM (C = alpha * op(A) op(B) + beta * C, column-major): the problem and its variant table.
+//
+// Dispatch rule: among the variants whose dtype, architecture and can_implement accept the
+// problem, the highest preference wins. Preferences follow the measured ladder
+// (docs/notes/gemm.md): the arch-specific tensor-core rungs first, then the portable tiled rungs
+// from the highest down; cublas stays below every own rung that can run the problem and above
+// the textbook rungs, so a problem no fast rung can take goes to the vendor, not to naive.
+#pragma once
+#include <cstdint>
+
+#include "runtime/registry.hpp"
+
+namespace gpuopt {
+
+struct GemmProblem {
+  gpuopt_transpose_t trans_a = GPUOPT_TRANS_N;
+  gpuopt_transpose_t trans_b = GPUOPT_TRANS_N;
+  std::int64_t m = 0, n = 0, k = 0;
+  double alpha = 1.0, beta = 0.0;
+  gpuopt_dtype_t a_type = GPUOPT_DTYPE_F32;  // A and B
+  gpuopt_dtype_t c_type = GPUOPT_DTYPE_F32;
+  gpuopt_compute_t compute = GPUOPT_COMPUTE_F32;  // resolved: never DEFAULT
+  const void* A = nullptr;
+  const void* B = nullptr;
+  void* C = nullptr;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+  std::int64_t batch = 1;  // >= 1
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+};
+
+// Size in bytes of a gpuopt dtype (0 for unknown).
+std::size_t dtype_size(gpuopt_dtype_t t);
+
+// Common can_implement pieces: nullptr when fine, else the reason.
+const char* gemm_need_types(const GemmProblem& p, gpuopt_dtype_t ab, gpuopt_dtype_t c,
+                            gpuopt_compute_t compute);
+const char* gemm_need_alignment(const GemmProblem& p, std::size_t bytes);
+
+gpuopt_status_t gemm_launch_naive(const GemmProblem& p, const ExecEnv& env);
+gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env);
+
+// The table, in ladder order (textbook rung first, vendor last).
+const Variant<GemmProblem>* gemm_variants(int* count);
+
+}  // namespace gpuopt
