@@ -28,7 +28,7 @@ __device__ __forceinline__ double2 axpy_lanes(double a, double2 x, double2 y) {
 // Scalar tail [begin, n) done by one block, block-stride.
 template <class T>
 __device__ __forceinline__ void axpy_tail(long long begin, long long n, T a,
-                                          const T* __restrict__ x, T* __restrict__ y) {
+                                          const T* x, T* y) {
   for (long long j = begin + threadIdx.x; j < n; j += blockDim.x) y[j] = fma(a, x[j], y[j]);
 }
 

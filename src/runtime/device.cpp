@@ -34,6 +34,9 @@ DeviceDesc desc_from_info(const gpuopt_device_info_t& info) {
 }
 
 gpuopt_status_t query_device_info(const char* fn, int device, gpuopt_device_info_t* info) {
+  if (device < 0)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "device is %d; expected a CUDA ordinal >= 0",
+                device);
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

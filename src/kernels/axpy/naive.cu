@@ -8,8 +8,8 @@ namespace gpuopt {
 namespace {
 
 template <class T>
-__global__ void axpy_naive_kernel(long long n, T a, const T* __restrict__ x, long long incx,
-                                  T* __restrict__ y, long long incy) {
+__global__ void axpy_naive_kernel(long long n, T a, const T* x, long long incx,
+                                  T* y, long long incy) {
   long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) y[i * incy] = fma(a, x[i * incx], y[i * incy]);
 }

@@ -14,7 +14,7 @@ constexpr int kUnroll = 4;
 
 template <class T>
 __global__ void __launch_bounds__(kThreads)
-    axpy_vec4_gridstride_kernel(long long n, T a, const T* __restrict__ x, T* __restrict__ y) {
+    axpy_vec4_gridstride_kernel(long long n, T a, const T* x, T* y) {
   using V = typename Vec16<T>::type;
   constexpr int W = Vec16<T>::width;
   const long long nvec = n / W;
