@@ -1,0 +1,170 @@
+#include "cli.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+namespace bench {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    if (p == std::string::npos) break;
+    start = p + 1;
+  }
+  return out;
+}
+
+long long to_int(const std::string& s, const std::string& opt, long long lo, long long hi) {
+  if (s.empty()) throw UsageError(opt + ": empty value");
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) {
+    throw UsageError(opt + ": '" + s + "' is not an integer in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "]");
+  }
+  return v;
+}
+
+// "268435456", "2^28" or "1<<28".
+std::int64_t to_size(const std::string& s) {
+  constexpr long long kMax = 1LL << 40;
+  for (const char* sep : {"^", "<<"}) {
+    size_t p = s.find(sep);
+    if (p == std::string::npos) continue;
+    const bool power = std::string(sep) == "^";
+    long long base = to_int(s.substr(0, p), "--sizes", 1, kMax);
+    long long exp = to_int(s.substr(p + std::string(sep).size()), "--sizes", 0, 40);
+    if (power && base != 2) throw UsageError("--sizes: '" + s + "': only powers of 2 (2^k)");
+    if (!power && base > (kMax >> exp)) throw UsageError("--sizes: '" + s + "' is above 2^40");
+    return power ? (1LL << exp) : (base << exp);
+  }
+  return to_int(s, "--sizes", 1, kMax);
+}
+
+gpuopt_dtype_t to_dtype(const std::string& s) {
+  if (s == "f32") return GPUOPT_DTYPE_F32;
+  if (s == "f64") return GPUOPT_DTYPE_F64;
+  throw UsageError("--dtype: '" + s + "' is not one of f32, f64, all");
+}
+
+}  // namespace
+
+const char* usage() {
+  return "usage: gpuopt-bench [options]\n"
+         "\n"
+         "Times every kernel variant of gpuopt against the vendor library and the copy-bandwidth\n"
+         "roof measured in the same run, checks each against a host reference, prints the ladder\n"
+         "tables and the bars, and optionally writes the JSON of ARCHITECTURE.md.\n"
+         "Without options: the default suite on GPU 0 (about a minute on an H100/H200).\n"
+         "\n"
+         "  --device N           CUDA device ordinal (default 0)\n"
+         "  --op OP              all (default) | axpy (ladders and compressible memory)\n"
+         "                       | axpy_x1000 (1000 small calls: stream vs graph)\n"
+         "  --dtype T            f32 | f64 | all (default), or a comma list\n"
+         "  --sizes n1,n2,...    element counts (default 2^28); 268435456, 2^28 and 1<<28 work\n"
+         "  --variants V         all (default) | auto | NAME[,NAME...]; the vendor variant is\n"
+         "                       always measured too, for ratio_to_vendor\n"
+         "  --repeats R          timed samples per row, median reported (default 20)\n"
+         "  --warmup W           untimed calls before timing (default 3)\n"
+         "  --json FILE          write the results as JSON to FILE\n"
+         "  --quick              smoke run: n = 2^24 unless --sizes, 5 repeats unless --repeats\n"
+         "  --require-bars       exit 3 when a bar is missed (rows all correct)\n"
+         "  -h, --help           this text\n"
+         "\n"
+         "Exit status: 0 all rows correct; 1 a row failed, was wrong, or the roof could not be\n"
+         "measured; 2 bad command line; 3 a bar missed (with --require-bars); 77 no CUDA device.\n"
+         "Progress goes to stderr, the tables to stdout.\n";
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  bool sizes_given = false, repeats_given = false, warmup_given = false;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) o.command_line += ' ';
+    o.command_line += argv[i];
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    bool has_inline = false;
+    if (a.rfind("--", 0) == 0) {
+      size_t eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    auto need = [&]() -> std::string {
+      if (has_inline) return value;
+      if (i + 1 >= argc) throw UsageError(a + ": missing value");
+      return argv[++i];
+    };
+    auto no_value = [&]() {
+      if (has_inline) throw UsageError(a + ": takes no value");
+    };
+    if (a == "-h" || a == "--help") {
+      no_value();
+      o.help = true;
+    } else if (a == "--device") {
+      o.device = static_cast<int>(to_int(need(), a, 0, 1023));
+    } else if (a == "--op") {
+      o.op = need();
+      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000") {
+        throw UsageError("--op: '" + o.op + "' is not one of all, axpy, axpy_x1000");
+      }
+    } else if (a == "--dtype") {
+      std::string v = need();
+      o.dtypes.clear();
+      if (v == "all") {
+        o.dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};
+      } else {
+        for (const std::string& t : split(v, ',')) o.dtypes.push_back(to_dtype(t));
+      }
+    } else if (a == "--sizes") {
+      o.sizes.clear();
+      for (const std::string& s : split(need(), ',')) o.sizes.push_back(to_size(s));
+      sizes_given = true;
+    } else if (a == "--variants") {
+      std::string v = need();
+      o.variants.clear();
+      if (v != "all") {
+        for (const std::string& n : split(v, ',')) {
+          if (n.empty()) throw UsageError("--variants: empty name");
+          o.variants.push_back(n);
+        }
+      }
+    } else if (a == "--repeats") {
+      o.repeats = static_cast<int>(to_int(need(), a, 1, 100000));
+      repeats_given = true;
+    } else if (a == "--warmup") {
+      o.warmup = static_cast<int>(to_int(need(), a, 0, 100000));
+      warmup_given = true;
+    } else if (a == "--json") {
+      o.json_path = need();
+      if (o.json_path.empty()) throw UsageError("--json: empty file name");
+    } else if (a == "--quick") {
+      no_value();
+      o.quick = true;
+    } else if (a == "--require-bars") {
+      no_value();
+      o.require_bars = true;
+    } else {
+      throw UsageError("unknown argument '" + std::string(argv[i]) + "'");
+    }
+  }
+  if (o.quick) {
+    if (!sizes_given) o.sizes = {std::int64_t{1} << 24};
+    if (!repeats_given) o.repeats = 5;
+    if (!warmup_given) o.warmup = 2;
+  }
+  return o;
+}
+
+}  // namespace bench

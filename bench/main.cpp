@@ -1,0 +1,182 @@
+// gpuopt-bench: the ladder tables of gpuopt's kernel variants against the vendor library and the
+// copy roof, measured in one run on one GPU. See bench/README.md and ARCHITECTURE.md ("Bench").
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <string>
+
+#include "check.hpp"
+#include "cli.hpp"
+#include "env.hpp"
+#include "export_json.hpp"
+#include "report.hpp"
+#include "roofs.hpp"
+#include "suite_axpy.hpp"
+#include "suite_graph.hpp"
+
+#ifndef GPUOPT_BENCH_GIT
+#define GPUOPT_BENCH_GIT ""
+#endif
+
+namespace bench {
+namespace {
+
+constexpr int kExitNoDevice = 77;  // ctest SKIP_RETURN_CODE
+
+std::string utc_timestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string git_version() {
+  const char* env = std::getenv("GPUOPT_GIT");
+  if (env && *env) return env;
+  const std::string built = GPUOPT_BENCH_GIT;
+  return built.empty() ? "unknown" : built;
+}
+
+DeviceSummary summarize(const gpuopt_device_info_t& info) {
+  DeviceSummary d;
+  d.index = info.device;
+  d.name = info.name;
+  d.cc = std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor);
+  d.sm_count = info.sm_count;
+  d.memory = info.total_memory;
+  d.l2 = info.l2_cache_bytes;
+  d.theoretical_bandwidth_gbs = info.theoretical_bandwidth_gbs;
+  d.driver_version = info.driver_version;
+  d.runtime_version = info.runtime_version;
+  d.supports_compression = info.supports_compression != 0;
+  return d;
+}
+
+void warn_status(gpuopt_status_t s, const char* what) {
+  if (s != GPUOPT_SUCCESS) {
+    std::fprintf(stderr, "[bench] warning: %s failed: %s\n", what, gpuopt_describe(s).c_str());
+  }
+}
+
+void check_variant_names(const Options& opt, const std::vector<VariantSpec>& table) {
+  for (const std::string& name : opt.variants) {
+    if (name == "auto") continue;
+    bool found = false;
+    std::string known = "auto";
+    for (const VariantSpec& v : table) {
+      found = found || v.name == name;
+      known += ", " + v.name;
+    }
+    if (!found) throw UsageError("--variants: no variant '" + name + "' (known: " + known + ")");
+  }
+}
+
+int run(Options opt) {
+  gpuopt_context_t ctx = nullptr;
+  gpuopt_status_t st = gpuopt_context_create(opt.device, &ctx);
+  if (st == GPUOPT_ERROR_NO_DEVICE) {
+    std::fprintf(stderr, "no CUDA device: %s\n", gpuopt_message().c_str());
+    return kExitNoDevice;
+  }
+  if (st != GPUOPT_SUCCESS) {
+    std::fprintf(stderr, "gpuopt-bench: cannot use device %d: %s\n", opt.device,
+                 gpuopt_describe(st).c_str());
+    return st == GPUOPT_ERROR_INVALID_ARGUMENT ? 2 : 1;
+  }
+
+  BenchEnv env;
+  env.ctx = ctx;
+  env.opt = opt;
+  env.timer.warmup = opt.warmup;
+  env.timer.repeats = opt.repeats;
+  Results res;
+  int code = 1;
+  try {
+    env.info.struct_size = sizeof(env.info);
+    GPUOPT_CHECK(gpuopt_context_device_info(ctx, &env.info));
+    res.device = summarize(env.info);
+    res.gpuopt_version = gpuopt_version_string();
+    res.git = git_version();
+    res.timestamp = utc_timestamp();
+    // The bench's own CUDA calls (fills, events, the roof) go to the same device.
+    CUDA_CHECK(cudaSetDevice(opt.device));
+    GPUOPT_CHECK(gpuopt_stream_create(ctx, &env.stream));
+    void* native = nullptr;
+    GPUOPT_CHECK(gpuopt_stream_native(env.stream, &native));
+    env.cu = static_cast<cudaStream_t>(native);
+
+    const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
+    check_variant_names(opt, table);
+    const std::vector<AxpyGroup> groups = plan_axpy(opt, table);
+    int total = 1 + graph_row_count(opt);
+    for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
+    env.progress.set_total(total);
+    env.staging_hint = axpy_copy_back_bytes(groups);
+
+    std::fprintf(stderr, "[bench] %s, cc %s, %d SMs; %d steps\n", res.device.name.c_str(),
+                 res.device.cc.c_str(), res.device.sm_count, total);
+    env.progress.start("copy roof (device-to-device, 2 x 2 GiB)");
+    TimerConfig roof_timer = env.timer;
+    roof_timer.warmup = std::max(2, opt.warmup);
+    measure_copy_roof(env.cu, roof_timer, &res.roofs);
+    env.progress.finish(res.roofs.copy_error.empty()
+                            ? std::to_string(static_cast<long>(res.roofs.copy_gbs)) + " GB/s"
+                            : "ERROR " + res.roofs.copy_error);
+
+    for (const AxpyGroup& g : groups) run_axpy_group(env, g, &res.rows);
+    run_graph_suite(env, &res.rows);
+
+    finish_rows(res);
+    compute_bars(res, opt);
+    code = exit_code(res, opt);
+  } catch (const UsageError&) {
+    env.release();
+    warn_status(gpuopt_stream_destroy(env.stream), "gpuopt_stream_destroy");
+    warn_status(gpuopt_context_destroy(ctx), "gpuopt_context_destroy");
+    throw;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\ngpuopt-bench: fatal: %s\n", e.what());
+    code = 1;
+  }
+  env.release();
+  warn_status(gpuopt_stream_destroy(env.stream), "gpuopt_stream_destroy");
+  warn_status(gpuopt_context_destroy(ctx), "gpuopt_context_destroy");
+
+  print_report(stdout, res);
+  if (!opt.json_path.empty()) {
+    try {
+      write_file(opt.json_path, results_json(res, opt));
+      std::fprintf(stderr, "[bench] wrote %s\n", opt.json_path.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpuopt-bench: %s\n", e.what());
+      code = 1;
+    }
+  }
+  if (code == 1) std::fprintf(stderr, "[bench] FAILED: see the rows marked ERROR or NO above\n");
+  if (code == 3) std::fprintf(stderr, "[bench] a bar was missed (--require-bars)\n");
+  return code;
+}
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  bench::Options opt;
+  try {
+    opt = bench::parse_args(argc, argv);
+    if (opt.help) {
+      std::fputs(bench::usage(), stdout);
+      return 0;
+    }
+    return bench::run(opt);
+  } catch (const bench::UsageError& e) {
+    std::fprintf(stderr, "gpuopt-bench: %s (try --help)\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpuopt-bench: fatal: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,120 @@
+// What a bench run produces: options, rows, roofs and bars, plus the functions that fill in the
+// vendor columns and the bars once every row is measured.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpuopt.h"
+
+namespace bench {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Options {
+  int device = 0;
+  std::string op = "all";  // all | axpy | axpy_x1000
+  std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};
+  std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};
+  std::vector<std::string> variants;  // empty: all variants plus auto
+  int repeats = 20;
+  int warmup = 3;
+  std::string json_path;  // empty: no JSON file
+  bool quick = false;
+  bool require_bars = false;  // exit 3 when a bar is missed
+  bool help = false;
+  std::string command_line;
+
+  bool wants_op(const std::string& name) const { return op == "all" || op == name; }
+  bool wants_dtype(gpuopt_dtype_t t) const;
+  // True when variant `name` was asked for (auto: "auto"); the vendor is measured regardless.
+  bool wants_variant(const std::string& name) const;
+};
+
+// One measured configuration: a row of the ladder table and of the JSON "results".
+struct Row {
+  std::string op;     // "axpy", "axpy_x1000"
+  std::string dtype;  // "f32", "f64"
+  std::string shape;  // "n=268435456"
+  std::int64_t n = 0;
+  std::string variant;      // variant name, "auto", or for axpy_x1000 "stream" / "graph"
+  std::string ran_variant;  // what the dispatcher ran (auto and axpy_x1000 rows)
+  std::string memory;       // "device", "compressible"
+  std::string data;         // "random", "patterned", "exact"
+  int compressed = -1;      // gpuopt_buffer_is_compressed of x and y (1 only when both); -1: n/a
+  bool is_vendor = false;
+  bool skipped = false;  // variant cannot run on this device: not a failure
+  int calls = 1;         // operations per timed unit (1000 for axpy_x1000)
+
+  double ms = kNaN;  // median per timed unit
+  double ms_min = kNaN, ms_max = kNaN;
+  int repeats = 0, inner = 0;
+  double bytes = 0.0;  // bytes moved per timed unit (gbs = bytes / time)
+  double flops = 0.0;  // 0: no TFLOP/s figure (tflops = null)
+  double gbs = kNaN, tflops = kNaN, share_of_roof = kNaN;
+  bool roof_applies = true;  // false for launch-bound rows (share_of_roof = null)
+
+  std::string vendor;  // name of the vendor variant of this group ("" when none)
+  double vendor_ms = kNaN, ratio_to_vendor = kNaN;
+
+  bool correct = false;
+  double rel_err = kNaN;
+  std::int64_t bad_elements = -1;  // elements outside the per-element bound; -1: not checked
+  std::string error;               // "" when none: a call failed (or the row was skipped)
+  std::string mismatch;            // "" when none: how the result differed from the reference
+
+  double speedup = kNaN;  // graph row: stream ms / graph ms
+
+  // Rows with the same group key share a vendor row and a ladder table.
+  std::string group_key() const;
+  bool failed() const { return !skipped && (!correct || !error.empty()); }
+};
+
+struct Roofs {
+  double copy_gbs = kNaN;
+  double copy_ms = kNaN;
+  double copy_bytes = 0.0;  // bytes of each of the two buffers
+  std::string copy_error;
+};
+
+struct Bar {
+  std::string name;
+  double value = kNaN;
+  std::string target;  // human form: ">= 0.90", "0.95 .. 1.05", "== 1"
+  double min = kNaN;   // pass: min <= value (when min is set) and value <= max (when max is set)
+  double max = kNaN;
+  bool pass = false;
+  std::string note;
+};
+
+struct DeviceSummary {
+  int index = 0;
+  std::string name;
+  std::string cc;  // "9.0"
+  int sm_count = 0;
+  std::uint64_t memory = 0, l2 = 0;
+  double theoretical_bandwidth_gbs = kNaN;
+  int driver_version = 0, runtime_version = 0;
+  bool supports_compression = false;
+};
+
+struct Results {
+  DeviceSummary device;
+  std::string gpuopt_version, git, timestamp;
+  Roofs roofs;
+  std::vector<Row> rows;
+  std::vector<Bar> bars;
+};
+
+// Fills gbs, tflops, share_of_roof, vendor, vendor_ms and ratio_to_vendor of every row.
+void finish_rows(Results& r);
+
+// Computes the bars from the rows (only those whose rows were planned).
+void compute_bars(Results& r, const Options& opt);
+
+// 0: every row correct; 1: a row failed or the roof could not be measured; 3: rows fine but a
+// bar was missed and opt.require_bars.
+int exit_code(const Results& r, const Options& opt);
+
+}  // namespace bench

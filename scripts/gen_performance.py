@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Generates docs/performance.md from the gpuopt-bench JSON files in bench/results/.
+
+One section per file (one device each): the device, the roofs, the bars, and a ladder table per
+op / dtype / shape (and memory / data where they vary). Standard library only.
+
+    scripts/gen_performance.py                    # bench/results/*.json -> docs/performance.md
+    scripts/gen_performance.py --results DIR --out FILE
+    scripts/gen_performance.py --check            # exit 1 if docs/performance.md is out of date
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def fmt(v, spec, suffix=""):
+    return format(v, spec) + suffix if is_num(v) else "-"
+
+
+def cell(text):
+    """Markdown table cell: no pipes or newlines."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def correct_cell(r):
+    if r.get("skipped"):
+        return "skipped"
+    if r.get("error"):
+        return "ERROR"
+    return "yes" if r.get("correct") else "**NO**"
+
+
+def note_cell(r):
+    notes = []
+    if r.get("ran_variant") and (r.get("variant") == "auto" or r.get("calls", 1) > 1):
+        notes.append("ran " + r["ran_variant"])
+    if r.get("memory") == "compressible":
+        notes.append("compressed" if r.get("compressed") else "NOT compressed")
+    for key in ("mismatch", "error"):
+        if r.get(key):
+            text = r[key]
+            notes.append(text if len(text) <= 120 else text[:117] + "...")
+    return "; ".join(notes)
+
+
+def group_key(r):
+    return (r.get("op"), r.get("dtype"), r.get("shape"), r.get("memory"), r.get("data"))
+
+
+def ladder(rows):
+    """Markdown lines for one group of rows."""
+    first = rows[0]
+    title = "{} {} {}".format(first.get("op"), first.get("dtype"), first.get("shape"))
+    extra = [k + " " + str(first[k]) for k in ("memory", "data") if first.get(k)]
+    if extra:
+        title += " (" + ", ".join(extra) + ")"
+    lines = ["#### " + title, ""]
+    if any(r.get("calls", 1) > 1 for r in rows):
+        header = ["variant", "ms per sample", "us per call", "speedup", "correct", "rel_err", "note"]
+        body = [[r.get("variant"), fmt(r.get("ms"), ".4f"), fmt(r.get("us_per_call"), ".3f"),
+                 fmt(r.get("speedup_vs_stream"), ".2f", "x"), correct_cell(r),
+                 fmt(r.get("rel_err"), ".1e"), note_cell(r)] for r in rows]
+    else:
+        use_tflops = any(is_num(r.get("tflops")) for r in rows)
+        header = ["variant", "ms", "TFLOP/s" if use_tflops else "GB/s", "share of roof",
+                  "vs vendor", "correct", "rel_err", "note"]
+        body = []
+        for r in rows:
+            rate = fmt(r.get("tflops"), ".1f") if use_tflops else fmt(r.get("gbs"), ".0f")
+            share = r.get("share_of_roof")
+            body.append([r.get("variant"), fmt(r.get("ms"), ".4f"), rate,
+                         fmt(share * 100 if is_num(share) else None, ".1f", "%"),
+                         fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r),
+                         fmt(r.get("rel_err"), ".1e"), note_cell(r)])
+        vendors = {(r.get("vendor"), r.get("vendor_ms")) for r in rows if r.get("vendor")}
+        if vendors:
+            name, ms = sorted(vendors, key=str)[0]
+            lines += ["Vendor: {} at {} ms in the same run.".format(name, fmt(ms, ".4f")), ""]
+    return lines + table(header, body) + [""]
+
+
+def section(path, doc):
+    rel = os.path.relpath(path, ROOT)
+    dev = doc.get("device", {})
+    lines = ["## " + " ".join(str(dev.get("name", "unknown device")).split()), ""]
+    lines.append("From `{}` (gpuopt {}, git {}, {}).".format(
+        rel, doc.get("gpuopt_version", "?"), doc.get("git", "?"), doc.get("timestamp", "?")))
+    lines.append("")
+    mem = dev.get("memory")
+    l2 = dev.get("l2")
+    lines += table(["device", "cc", "SMs", "memory", "L2", "theoretical bandwidth", "driver",
+                    "runtime"],
+                   [[dev.get("name", "?"), dev.get("cc", "?"), dev.get("sm_count", "?"),
+                     fmt(mem / 2**30 if is_num(mem) else None, ".1f", " GiB"),
+                     fmt(l2 / 2**20 if is_num(l2) else None, ".0f", " MiB"),
+                     fmt(dev.get("theoretical_bandwidth_gbs"), ".0f", " GB/s"),
+                     dev.get("driver_version", "?"), dev.get("runtime_version", "?")]])
+    lines.append("")
+
+    roofs = doc.get("roofs", {})
+    lines += ["### Roofs", ""]
+    roof_rows = [["copy (device to device, read + write)", fmt(roofs.get("copy_gbs"), ".0f", " GB/s"),
+                  roofs.get("copy_error") or ""]]
+    for key, value in sorted(roofs.items()):
+        if key.endswith("_gbs") and key != "copy_gbs":
+            roof_rows.append([key[:-4], fmt(value, ".0f", " GB/s"), ""])
+        elif key.endswith("_tflops"):
+            roof_rows.append([key[:-7], fmt(value, ".1f", " TFLOP/s"), ""])
+    lines += table(["roof", "measured", "note"], roof_rows) + [""]
+
+    bars = doc.get("bars", [])
+    if bars:
+        lines += ["### Bars", ""]
+        lines += table(["bar", "value", "target", "pass", "note"],
+                       [[b.get("name"), fmt(b.get("value"), ".3f"), b.get("target", ""),
+                         "PASS" if b.get("pass") else "**FAIL**", b.get("note") or ""]
+                        for b in bars])
+        lines.append("")
+
+    groups = {}
+    for r in doc.get("results", []):
+        groups.setdefault(group_key(r), []).append(r)
+    if groups:
+        lines += ["### Ladders", "",
+                  "ms is the median of the timed samples (CUDA events, after warm-up); GB/s counts "
+                  "the bytes an operation must move; share of roof is GB/s over the copy roof "
+                  "above; vs vendor is vendor ms / ms (above 1 is faster than the vendor).", ""]
+        for rows in groups.values():
+            lines += ladder(rows)
+    return lines
+
+
+def render(paths):
+    lines = ["# Performance", "",
+             "<!-- Generated by scripts/gen_performance.py from bench/results/*.json; do not edit. "
+             "Regenerate with: python3 scripts/gen_performance.py -->", ""]
+    if not paths:
+        lines += ["No results yet: run `gpuopt-bench --json bench/results/<device>.json` on a GPU "
+                  "and regenerate this page.", ""]
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        lines += section(path, doc)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default=os.path.join(ROOT, "bench", "results"),
+                    help="directory of gpuopt-bench JSON files (default bench/results)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"),
+                    help="Markdown file to write (default docs/performance.md)")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when the file differs from what would be written")
+    args = ap.parse_args()
+
+    paths = sorted(glob.glob(os.path.join(args.results, "*.json")))
+    try:
+        text = render(paths)
+    except (OSError, ValueError) as e:
+        print("gen_performance: " + str(e), file=sys.stderr)
+        return 1
+    if args.check:
+        try:
+            with open(args.out, encoding="utf-8") as f:
+                current = f.read()
+        except OSError:
+            current = None
+        if current != text:
+            print("gen_performance: {} is out of date; run scripts/gen_performance.py".format(
+                args.out), file=sys.stderr)
+            return 1
+        return 0
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print("gen_performance: wrote {} from {} file(s)".format(args.out, len(paths)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
