@@ -16,6 +16,8 @@
 #   SANITIZER_TOOLS=LIST  compute-sanitizer tools, space separated (default "memcheck"; e.g.
 #                         "memcheck racecheck synccheck")
 #   BENCH_ARGS="..."      extra gpuopt-bench arguments (e.g. "--quick")
+#   CMAKE_ARGS="..."      extra configure arguments (e.g. "-DGPUOPT_BUILD_EXAMPLES=OFF")
+#   SANITIZER_GTEST_FILTER=PATTERN  gtest filter for the sanitizer run (default: every GPU test)
 #   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
 #   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
@@ -92,7 +94,7 @@ echo "gpu-check: $ROOT -> $OUT (archs $ARCHS, $JOBS jobs)"
 BUILT=0
 if step configure "$OUT/build.log" cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DGPUOPT_CUDA_ARCHITECTURES=$ARCHS" -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_TESTS=ON \
-  -DGPUOPT_BUILD_BENCH=ON; then
+  -DGPUOPT_BUILD_BENCH=ON ${CMAKE_ARGS:-}; then
   step build "$OUT/build.log" cmake --build "$BUILD_DIR" -j "$JOBS" && BUILT=1
 else
   record build "not run (configure failed)" 0
