@@ -163,18 +163,18 @@ TYPED_TEST(AxpyVariants, NanAndInfPropagate) {
   });
 }
 
-TYPED_TEST(AxpyVariants, AutoPicksVec4GridstrideAndReportsIt) {
+TYPED_TEST(AxpyVariants, AutoPicksVec4BlocktileAndReportsIt) {
   EXPECT_EQ(this->last_variant(), "<none>") << "no axpy ran on this context yet";
   AxpyLayout l;
   l.n = (1 << 20) + 5;
   this->expect_correct(l, this->rng_.alpha());
-  EXPECT_EQ(this->last_variant(), "vec4_gridstride");
+  EXPECT_EQ(this->last_variant(), "vec4_blocktile");
   ASSERT_GPUOPT_OK(gpuopt_context_set_variant(this->ctx_, GPUOPT_OP_AXPY, "naive"));
   this->expect_correct(l, this->rng_.alpha());
   EXPECT_EQ(this->last_variant(), "naive");
   ASSERT_GPUOPT_OK(gpuopt_context_set_variant(this->ctx_, GPUOPT_OP_AXPY, "auto"));
   this->expect_correct(l, this->rng_.alpha());
-  EXPECT_EQ(this->last_variant(), "vec4_gridstride");
+  EXPECT_EQ(this->last_variant(), "vec4_blocktile");
 }
 
 class AxpyEnv : public gput::GpuTest {};

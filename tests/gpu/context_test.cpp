@@ -215,7 +215,7 @@ TEST_F(Contexts, ForcingVariants) {
   ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_AXPY, "auto"));
   EXPECT_EQ(forced_variant(), "auto");
   gput::expect_axpy_still_works(ctx_, stream_, rng_);
-  EXPECT_EQ(last_variant(), "vec4_gridstride") << "auto dispatch is back";
+  EXPECT_EQ(last_variant(), "vec4_blocktile") << "auto dispatch is back";
 
   const gpuopt_status_t st =
       gpuopt_context_set_variant(ctx_, static_cast<gpuopt_op_t>(77), "naive");

@@ -1,9 +1,9 @@
 // AXPY (y = alpha * x + y): the problem and its variant table.
 //
 // Dispatch rule (measured, see docs/notes/axpy.md): among the variants that can implement the
-// problem, prefer vec4_gridstride on ordinary memory and vec4_blocktile on compressible memory
-// (a grid-stride loop spreads each wave over the whole array and defeats the compression
-// cache); naive handles any stride and alignment; cublas is the vendor baseline, last resort.
+// problem, prefer vec4_blocktile (fastest on ordinary and on compressible memory), then
+// vec4_gridstride; naive handles any stride and alignment; cublas is the vendor baseline, last
+// resort.
 #pragma once
 #include <cstdint>
 

@@ -21,10 +21,11 @@ const char* vec_can(const AxpyProblem& p, const DeviceDesc&) {
   return nullptr;
 }
 
-// Ordinary memory: the grid-stride loop. Compressible memory: the block tile.
+// The block tile wins on ordinary and compressible memory (H200: 97% vs 95% of the copy roof on
+// plain memory; 1.65x vs 1.55x of plain on compressed memory), the grid-stride loop next.
 int naive_pref(const AxpyProblem&, const DeviceDesc&) { return 10; }
-int gridstride_pref(const AxpyProblem& p, const DeviceDesc&) { return p.compressible ? 20 : 30; }
-int blocktile_pref(const AxpyProblem& p, const DeviceDesc&) { return p.compressible ? 30 : 20; }
+int gridstride_pref(const AxpyProblem&, const DeviceDesc&) { return 20; }
+int blocktile_pref(const AxpyProblem&, const DeviceDesc&) { return 30; }
 int vendor_pref(const AxpyProblem&, const DeviceDesc&) { return 0; }
 
 const Variant<AxpyProblem> kTable[] = {
