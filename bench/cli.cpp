@@ -7,6 +7,8 @@
 namespace bench {
 namespace {
 
+constexpr std::int64_t kMaxGemmN = 65536;  // n of a square gemm row (A alone is 16 GiB in f32)
+
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -47,10 +49,17 @@ std::int64_t to_size(const std::string& s) {
   return to_int(s, "--sizes", 1, kMax);
 }
 
-gpuopt_dtype_t to_dtype(const std::string& s) {
-  if (s == "f32") return GPUOPT_DTYPE_F32;
-  if (s == "f64") return GPUOPT_DTYPE_F64;
-  throw UsageError("--dtype: '" + s + "' is not one of f32, f64, all");
+// One --dtype name: f32 and f64 select axpy's dtype and the gemm config of that name; tf32 and
+// bf16 are gemm configs only.
+void add_dtype(const std::string& s, Options* o) {
+  if (s != "f32" && s != "f64" && s != "tf32" && s != "bf16") {
+    throw UsageError("--dtype: '" + s + "' is not one of f32, f64, tf32, bf16, all");
+  }
+  if (s == "f32" || s == "f64") {
+    const gpuopt_dtype_t t = s == "f32" ? GPUOPT_DTYPE_F32 : GPUOPT_DTYPE_F64;
+    if (!o->wants_dtype(t)) o->dtypes.push_back(t);
+  }
+  if (!o->wants_gemm_type(s)) o->gemm_types.push_back(s);
 }
 
 }  // namespace
@@ -59,21 +68,31 @@ const char* usage() {
   return "usage: gpuopt-bench [options]\n"
          "\n"
          "Times every kernel variant of gpuopt against the vendor library and the copy-bandwidth\n"
-         "roof measured in the same run, checks each against a host reference, prints the ladder\n"
-         "tables and the bars, and optionally writes the JSON of ARCHITECTURE.md.\n"
-         "Without options: the default suite on GPU 0 (about a minute on an H100/H200).\n"
+         "roof measured in the same run, checks each against a reference (axpy: on the host;\n"
+         "gemm: cuBLAS in f64 on the same inputs), prints the ladder tables and the bars, and\n"
+         "optionally writes the JSON of ARCHITECTURE.md.\n"
+         "Without options: the default suite on GPU 0 (axpy and gemm, about a minute on an\n"
+         "H100/H200; at most about 4 minutes when own gemm variants are slow).\n"
          "\n"
          "  --device N           CUDA device ordinal (default 0)\n"
          "  --op OP              all (default) | axpy (ladders and compressible memory)\n"
          "                       | axpy_x1000 (1000 small calls: stream vs graph)\n"
-         "  --dtype T            f32 | f64 | all (default), or a comma list\n"
-         "  --sizes n1,n2,...    element counts (default 2^28); 268435456, 2^28 and 1<<28 work\n"
+         "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
+         "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
+         "                       n = the largest --sizes, 2^28 by default)\n"
+         "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
+         "                       tf32 and bf16 are gemm only\n"
+         "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
+         "                       work. With --op gemm: n of the square gemm rows (default\n"
+         "                       4096,8192; --op all keeps those)\n"
          "  --variants V         all (default) | auto | NAME[,NAME...]; the vendor variant is\n"
          "                       always measured too, for ratio_to_vendor\n"
-         "  --repeats R          timed samples per row, median reported (default 20)\n"
+         "  --repeats R          timed samples per row, median reported (default 20; gemm:\n"
+         "                       at most R, fewer where a row would take over 1 s)\n"
          "  --warmup W           untimed calls before timing (default 3)\n"
          "  --json FILE          write the results as JSON to FILE\n"
-         "  --quick              smoke run: n = 2^24 unless --sizes, 5 repeats unless --repeats\n"
+         "  --quick              smoke run: n = 2^24 unless --sizes, 5 repeats unless --repeats;\n"
+         "                       gemm n = 1024,2048, 2048x2048x256, 64 x 128^3\n"
          "  --require-bars       exit 3 when a bar is missed (rows all correct)\n"
          "  -h, --help           this text\n"
          "\n"
@@ -116,16 +135,20 @@ Options parse_args(int argc, char** argv) {
       o.device = static_cast<int>(to_int(need(), a, 0, 1023));
     } else if (a == "--op") {
       o.op = need();
-      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000") {
-        throw UsageError("--op: '" + o.op + "' is not one of all, axpy, axpy_x1000");
+      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
+          o.op != "reduce") {
+        throw UsageError("--op: '" + o.op + "' is not one of all, axpy, axpy_x1000, gemm, reduce");
       }
     } else if (a == "--dtype") {
       std::string v = need();
+      const Options defaults;
       o.dtypes.clear();
+      o.gemm_types.clear();
       if (v == "all") {
-        o.dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};
+        o.dtypes = defaults.dtypes;
+        o.gemm_types = defaults.gemm_types;
       } else {
-        for (const std::string& t : split(v, ',')) o.dtypes.push_back(to_dtype(t));
+        for (const std::string& t : split(v, ',')) add_dtype(t, &o);
       }
     } else if (a == "--sizes") {
       o.sizes.clear();
@@ -161,8 +184,18 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.quick) {
     if (!sizes_given) o.sizes = {std::int64_t{1} << 24};
+    if (!sizes_given || o.op != "gemm") o.gemm_sizes = {1024, 2048};
     if (!repeats_given) o.repeats = 5;
     if (!warmup_given) o.warmup = 2;
+  }
+  if (sizes_given && o.op == "gemm") {
+    for (std::int64_t n : o.sizes) {
+      if (n > kMaxGemmN) {
+        throw UsageError("--sizes: gemm n = " + std::to_string(n) + " is above " +
+                         std::to_string(kMaxGemmN));
+      }
+    }
+    o.gemm_sizes = o.sizes;
   }
   return o;
 }

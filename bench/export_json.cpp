@@ -61,9 +61,19 @@ void write_row(JsonWriter& w, const Row& r) {
   w.key("calls_per_sample").integer(r.inner);
   w.key("calls").integer(r.calls);
   w.key("bytes").num(r.bytes);
+  opt_str(w, "note", r.note);
   if (r.calls > 1) {
     w.key("us_per_call").num(r.ms * 1000.0 / r.calls);
     w.key("speedup_vs_stream").num(r.speedup);
+  }
+  if (r.op == "gemm") {
+    w.key("m").integer(r.m);
+    w.key("k").integer(r.k);
+    w.key("batch").integer(r.batch);
+    w.key("a_type").str(r.a_type);
+    w.key("c_type").str(r.c_type);
+    w.key("compute").str(r.compute);
+    w.key("flops").num(r.flops);
   }
   w.end_object();
 }

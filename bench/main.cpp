@@ -1,5 +1,6 @@
 // gpuopt-bench: the ladder tables of gpuopt's kernel variants against the vendor library and the
 // copy roof, measured in one run on one GPU. See bench/README.md and ARCHITECTURE.md ("Bench").
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -13,6 +14,8 @@
 #include "report.hpp"
 #include "roofs.hpp"
 #include "suite_axpy.hpp"
+#include "suite_gemm.hpp"
+#include "suite_reduce.hpp"
 #include "suite_graph.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
@@ -61,17 +64,36 @@ void warn_status(gpuopt_status_t s, const char* what) {
   }
 }
 
-void check_variant_names(const Options& opt, const std::vector<VariantSpec>& table) {
-  for (const std::string& name : opt.variants) {
-    if (name == "auto") continue;
-    bool found = false;
-    std::string known = "auto";
-    for (const VariantSpec& v : table) {
-      found = found || v.name == name;
-      known += ", " + v.name;
+// Every --variants name must be a variant of one of the tables the selected ops use.
+void check_variant_names(const Options& opt,
+                         const std::vector<const std::vector<VariantSpec>*>& tables) {
+  std::vector<std::string> known = {"auto"};
+  for (const std::vector<VariantSpec>* table : tables) {
+    for (const VariantSpec& v : *table) {
+      if (std::find(known.begin(), known.end(), v.name) == known.end()) known.push_back(v.name);
     }
-    if (!found) throw UsageError("--variants: no variant '" + name + "' (known: " + known + ")");
   }
+  for (const std::string& name : opt.variants) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw UsageError("--variants: no variant '" + name + "' (known: " + list + ")");
+  }
+}
+
+// opt for the suites of one table: op "none" when --variants names nothing of the table (so
+// `--variants sm90_tma_wgmma` runs no axpy rows and `--variants vec4_gridstride` no gemm rows).
+Options narrowed(const Options& opt, const std::vector<VariantSpec>& table) {
+  Options o = opt;
+  if (opt.variants.empty()) return o;
+  for (const std::string& name : opt.variants) {
+    if (name == "auto") return o;
+    for (const VariantSpec& v : table) {
+      if (v.name == name) return o;
+    }
+  }
+  o.op = "none";
+  return o;
 }
 
 int run(Options opt) {
@@ -109,9 +131,21 @@ int run(Options opt) {
     env.cu = static_cast<cudaStream_t>(native);
 
     const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
-    check_variant_names(opt, table);
-    const std::vector<AxpyGroup> groups = plan_axpy(opt, table);
-    int total = 1 + graph_row_count(opt);
+    const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
+    const std::vector<VariantSpec> reduce_table = list_variants(ctx, GPUOPT_OP_REDUCE);
+    std::vector<const std::vector<VariantSpec>*> tables;
+    if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
+    if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
+    if (opt.wants_op("reduce")) tables.push_back(&reduce_table);
+    check_variant_names(opt, tables);
+    const Options axpy_opt = narrowed(opt, table);
+    const Options gemm_opt = narrowed(opt, gemm_table);
+    const std::vector<AxpyGroup> groups = plan_axpy(axpy_opt, table);
+    const std::vector<GemmGroup> gemm_groups = plan_gemm(gemm_opt, gemm_table);
+    const Options reduce_opt = narrowed(opt, reduce_table);
+    const std::vector<ReduceGroup> reduce_groups = plan_reduce(reduce_opt, reduce_table);
+    int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
+                reduce_row_count(reduce_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -126,11 +160,19 @@ int run(Options opt) {
                             ? std::to_string(static_cast<long>(res.roofs.copy_gbs)) + " GB/s"
                             : "ERROR " + res.roofs.copy_error);
 
+    env.opt = axpy_opt;
     for (const AxpyGroup& g : groups) run_axpy_group(env, g, &res.rows);
     run_graph_suite(env, &res.rows);
+    env.opt = gemm_opt;
+    for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
+    env.opt = reduce_opt;
+    for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
+    env.opt = opt;
 
     finish_rows(res);
-    compute_bars(res, opt);
+    compute_bars(res, axpy_opt);
+    compute_gemm_bars(res, gemm_opt, gemm_groups);
+    compute_reduce_bars(res, reduce_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();

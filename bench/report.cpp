@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ std::string note_of(const Row& r) {
   if (r.memory == "compressible") add(r.compressed == 1 ? "compressed" : "NOT compressed");
   if (!r.mismatch.empty()) add(r.mismatch);
   if (!r.error.empty()) add(r.error);
+  if (!r.note.empty()) add(r.note);
   return n;
 }
 
@@ -34,20 +36,32 @@ const char* verdict(const Row& r) {
   return r.correct ? "yes" : "NO";
 }
 
+// Bandwidth-bound rows show GB/s and the share of the copy roof; compute-bound rows (flops > 0,
+// gemm) show TFLOP/s, and the vendor ratio is their main figure.
 void print_ladder(std::FILE* out, const Results& res, const std::vector<const Row*>& rows) {
   const Row& f = *rows.front();
+  const bool compute = f.flops > 0;
   std::string vendor = "-";
   for (const Row* r : rows) {
     if (!r->vendor.empty()) vendor = r->vendor + " " + num("%.4f", r->vendor_ms) + " ms";
   }
-  std::fprintf(out, "\n%s %s %s  memory=%s data=%s  (copy roof %s GB/s, vendor %s)\n", f.op.c_str(),
-               f.dtype.c_str(), f.shape.c_str(), f.memory.c_str(), f.data.c_str(),
-               num("%.0f", res.roofs.copy_gbs).c_str(), vendor.c_str());
-  std::fprintf(out, "  %-18s %10s %9s %7s %9s %7s %9s  %s\n", "variant", "ms", "GB/s", "roof",
-               "vs vendor", "correct", "rel_err", "note");
+  if (compute) {
+    std::fprintf(out, "\n%s %s %s  (%s in, %s out, compute %s; vendor %s)\n", f.op.c_str(),
+                 f.dtype.c_str(), f.shape.c_str(), f.a_type.c_str(), f.c_type.c_str(),
+                 f.compute.c_str(), vendor.c_str());
+  } else {
+    std::fprintf(out, "\n%s %s %s  memory=%s data=%s  (copy roof %s GB/s, vendor %s)\n",
+                 f.op.c_str(), f.dtype.c_str(), f.shape.c_str(), f.memory.c_str(), f.data.c_str(),
+                 num("%.0f", res.roofs.copy_gbs).c_str(), vendor.c_str());
+  }
+  int width = 18;
+  for (const Row* r : rows) width = std::max(width, static_cast<int>(r->variant.size()));
+  std::fprintf(out, "  %-*s %10s %9s %7s %9s %7s %9s  %s\n", width, "variant", "ms",
+               compute ? "TFLOP/s" : "GB/s", "roof", "vs vendor", "correct", "rel_err", "note");
   for (const Row* r : rows) {
-    std::fprintf(out, "  %-18s %10s %9s %7s %9s %7s %9s  %s\n", r->variant.c_str(),
-                 num("%.4f", r->ms).c_str(), num("%.0f", r->gbs).c_str(),
+    std::fprintf(out, "  %-*s %10s %9s %7s %9s %7s %9s  %s\n", width, r->variant.c_str(),
+                 num("%.4f", r->ms).c_str(),
+                 compute ? num("%.1f", r->tflops).c_str() : num("%.0f", r->gbs).c_str(),
                  num("%.1f%%", 100.0 * r->share_of_roof).c_str(),
                  num("%.2fx", r->ratio_to_vendor).c_str(), verdict(*r),
                  num("%.1e", r->rel_err).c_str(), clip(note_of(*r), 110).c_str());

@@ -53,6 +53,10 @@ bool Options::wants_dtype(gpuopt_dtype_t t) const {
   return std::find(dtypes.begin(), dtypes.end(), t) != dtypes.end();
 }
 
+bool Options::wants_gemm_type(const std::string& t) const {
+  return std::find(gemm_types.begin(), gemm_types.end(), t) != gemm_types.end();
+}
+
 bool Options::wants_variant(const std::string& name) const {
   if (variants.empty()) return true;
   return std::find(variants.begin(), variants.end(), name) != variants.end();

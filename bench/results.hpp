@@ -14,10 +14,12 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Options {
   int device = 0;
-  std::string op = "all";  // all | axpy | axpy_x1000
-  std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};
-  std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};
-  std::vector<std::string> variants;  // empty: all variants plus auto
+  std::string op = "all";  // all | axpy | axpy_x1000 | gemm ("none": no suite, set internally)
+  std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};  // axpy
+  std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16"};       // gemm configs
+  std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};                  // axpy elements
+  std::vector<std::int64_t> gemm_sizes = {4096, 8192};  // n of the square gemm rows
+  std::vector<std::string> variants;                    // empty: all variants plus auto
   int repeats = 20;
   int warmup = 3;
   std::string json_path;  // empty: no JSON file
@@ -28,16 +30,19 @@ struct Options {
 
   bool wants_op(const std::string& name) const { return op == "all" || op == name; }
   bool wants_dtype(gpuopt_dtype_t t) const;
+  bool wants_gemm_type(const std::string& t) const;  // "f64", "f32", "tf32", "bf16"
   // True when variant `name` was asked for (auto: "auto"); the vendor is measured regardless.
   bool wants_variant(const std::string& name) const;
 };
 
 // One measured configuration: a row of the ladder table and of the JSON "results".
 struct Row {
-  std::string op;     // "axpy", "axpy_x1000"
-  std::string dtype;  // "f32", "f64"
-  std::string shape;  // "n=268435456"
+  std::string op;     // "axpy", "axpy_x1000", "gemm"
+  std::string dtype;  // "f32", "f64"; gemm: the config "f64", "f32", "tf32", "bf16"
+  std::string shape;  // "n=268435456"; gemm: "4096x4096x4096", "512x(256x256x256)"
   std::int64_t n = 0;
+  std::int64_t m = 0, k = 0, batch = 0;  // gemm rows (0 elsewhere)
+  std::string a_type, c_type, compute;   // gemm rows: "bf16", "f32", "f32"
   std::string variant;      // variant name, "auto", or for axpy_x1000 "stream" / "graph"
   std::string ran_variant;  // what the dispatcher ran (auto and axpy_x1000 rows)
   std::string memory;       // "device", "compressible"
@@ -63,6 +68,7 @@ struct Row {
   std::int64_t bad_elements = -1;  // elements outside the per-element bound; -1: not checked
   std::string error;               // "" when none: a call failed (or the row was skipped)
   std::string mismatch;            // "" when none: how the result differed from the reference
+  std::string note;                // "" when none: how it was measured, when unusual
 
   double speedup = kNaN;  // graph row: stream ms / graph ms
 

@@ -301,7 +301,8 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_destroy(gpuopt_graph_t graph);
 /** Operations. Values are stable; new ones are appended. */
 typedef enum gpuopt_op_t {
   GPUOPT_OP_AXPY = 0, /**< y = alpha * x + y (gpuopt_axpy()). */
-  GPUOPT_OP_GEMM = 1  /**< C = alpha * op(A) op(B) + beta * C (gpuopt_gemm()). */
+  GPUOPT_OP_GEMM = 1, /**< C = alpha * op(A) op(B) + beta * C (gpuopt_gemm()). */
+  GPUOPT_OP_REDUCE = 2 /**< Sum, min, max, argmin, argmax of arrays or segments (gpuopt_reduce()). */
 } gpuopt_op_t;
 
 /** Element types. Values are stable; new ones are appended. */
@@ -310,7 +311,10 @@ typedef enum gpuopt_dtype_t {
   GPUOPT_DTYPE_F64 = 1,  /**< IEEE binary64. */
   GPUOPT_DTYPE_F16 = 2,  /**< IEEE binary16. */
   GPUOPT_DTYPE_BF16 = 3, /**< bfloat16. */
-  GPUOPT_DTYPE_I32 = 4   /**< 32-bit signed integer. */
+  GPUOPT_DTYPE_I32 = 4,  /**< 32-bit signed integer. */
+  GPUOPT_DTYPE_I64 = 5,  /**< 64-bit signed integer. */
+  GPUOPT_DTYPE_U32 = 6,  /**< 32-bit unsigned integer. */
+  GPUOPT_DTYPE_U64 = 7   /**< 64-bit unsigned integer. */
 } gpuopt_dtype_t;
 
 /** Name of an op ("axpy"); NULL for values this library does not know. */
@@ -446,6 +450,102 @@ typedef struct gpuopt_gemm_desc_t {
 GPUOPT_API gpuopt_status_t gpuopt_gemm(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                        const gpuopt_gemm_desc_t* desc, const void* A,
                                        const void* B, void* C);
+
+/** Reduction operators of gpuopt_reduce(). Values are stable; new ones are appended. */
+typedef enum gpuopt_reduce_op_t {
+  GPUOPT_REDUCE_SUM = 0,    /**< Sum (integer sums widen or wrap; see gpuopt_reduce()). */
+  GPUOPT_REDUCE_MIN = 1,    /**< Minimum; NaN propagates. */
+  GPUOPT_REDUCE_MAX = 2,    /**< Maximum; NaN propagates. */
+  GPUOPT_REDUCE_ARGMIN = 3, /**< int64 index of the first minimum (of the first NaN, if any). */
+  GPUOPT_REDUCE_ARGMAX = 4  /**< int64 index of the first maximum (of the first NaN, if any). */
+} gpuopt_reduce_op_t;
+
+/** Reproducibility a gpuopt_reduce() call asks for. */
+typedef enum gpuopt_reduce_mode_t {
+  GPUOPT_REDUCE_DETERMINISTIC = 0, /**< Default: the same bits on every run (fixed-shape trees,
+                                        no floating-point atomics). */
+  GPUOPT_REDUCE_FAST = 1           /**< Permits variants whose floating-point sums may differ in
+                                        the last bits between runs (atomics). No current variant
+                                        uses this freedom: both modes run the same kernels. */
+} gpuopt_reduce_mode_t;
+
+/**
+ * A reduction problem for gpuopt_reduce(). Set struct_size = sizeof(gpuopt_reduce_desc_t).
+ *
+ * Three layouts of the input, chosen by the fields:
+ * - one reduction: offsets = NULL and num_segments 0 or 1; reduces in[0, n), writes out[0].
+ * - fixed-size segments: offsets = NULL and num_segments > 1; segment s is
+ *   in[s * segment_stride, s * segment_stride + n) (the rows of a row-major matrix with row pitch
+ *   segment_stride), result s goes to out[s].
+ * - variable segments: offsets != NULL; n is the element count of the whole input in[0, n) and
+ *   segment s is in[offsets[s], offsets[s + 1]); num_segments results (0: nothing is written).
+ */
+typedef struct gpuopt_reduce_desc_t {
+  size_t struct_size;        /**< sizeof(gpuopt_reduce_desc_t), set by the caller. */
+  gpuopt_reduce_op_t op;     /**< What to compute. */
+  gpuopt_dtype_t in_type;    /**< Element type of the input: i32, i64, u32, f32, f64, bf16, f16. */
+  int64_t n;                 /**< >= 0. Elements per segment (fixed layouts), or the element count
+                                  of the whole input (variable segments). */
+  int64_t num_segments;      /**< >= 0. Number of segments (0 or 1: one reduction when offsets is
+                                  NULL). */
+  int64_t segment_stride;    /**< Fixed segments only: elements between the starts of consecutive
+                                  segments, >= n. Ignored otherwise. */
+  const int64_t* offsets;    /**< Variable segments: device array of num_segments + 1
+                                  non-decreasing offsets in [0, n]; NULL for fixed layouts. */
+  gpuopt_reduce_mode_t mode; /**< ::GPUOPT_REDUCE_DETERMINISTIC (default when struct_size does
+                                  not cover this field) or ::GPUOPT_REDUCE_FAST. */
+} gpuopt_reduce_desc_t;
+
+/**
+ * Reduces the input described by @p desc and writes one result per segment to device memory
+ * @p out, enqueued on @p stream (so it can be captured in a graph; nothing is allocated).
+ *
+ * Result types (the element type of @p out):
+ * | op             | i32 | i64 | u32 | f32 | f64 | bf16 | f16 |
+ * | -------------- | --- | --- | --- | --- | --- | ---- | --- |
+ * | SUM            | i64 | i64 | u64 | f32 | f64 | f32  | f32 |
+ * | MIN, MAX       | i32 | i64 | u32 | f32 | f64 | f32  | f32 |
+ * | ARGMIN, ARGMAX | i64 | i64 | i64 | i64 | i64 | i64  | i64 |
+ * - Integer sums are exact: i32 widens to i64, u32 to u64; i64 sums wrap modulo 2^64.
+ * - f32 sums accumulate in f64 and are rounded to f32 once; f64 sums in f64; bf16 and f16 sums
+ *   in f32. Error bound: about (number of elements) * eps(accumulator) * sum |x|. The `cub`
+ *   variant accumulates f32 sums in f32, as cub::DeviceReduce::Sum does.
+ * - ARGMIN/ARGMAX give the index within the segment (0-based) of the first occurrence.
+ * - Empty segments (n = 0, or equal offsets) give the identity: 0 for SUM; for MIN the largest
+ *   value (+inf, INT32_MAX, INT64_MAX, UINT32_MAX), for MAX the smallest (-inf, INT32_MIN,
+ *   INT64_MIN, 0); -1 for ARGMIN/ARGMAX.
+ * - NaN propagates: a sum with a NaN (or +inf and -inf) is NaN; MIN/MAX of a segment holding a
+ *   NaN is NaN; ARGMIN/ARGMAX return the index of the first NaN. -0.0 orders below +0.0 for MIN
+ *   and MAX; for ARGMIN/ARGMAX they compare equal.
+ *
+ * Determinism: in both modes every variant reduces in an order fixed by the problem (op, type,
+ * n, segment layout) and by the address of @p in modulo 16 bytes, never by timing: repeated
+ * calls give the same bits on the same device (`cub`: on the same device). MIN, MAX, ARGMIN,
+ * ARGMAX and integer sums are exact, so every variant gives the same bits.
+ *
+ * Variable offsets are the caller's contract: non-decreasing and within [0, n]. They are read
+ * only on the device; a violating offset is clamped to [0, n] and a segment whose end lies
+ * before its begin is empty, so bad offsets give unspecified results but never read outside
+ * in[0, n).
+ *
+ * Workspace: the partial results and counters live in the stream's workspace, allocated when
+ * the stream was created. A graph that captured a reduction uses the capturing stream's
+ * workspace: do not run it concurrently with other reductions on that stream or with another
+ * launch of a graph captured on the same stream.
+ *
+ * @param in  device pointer covering the input (may be NULL when it spans no element), aligned
+ *            to its element size; must not overlap @p out.
+ * @param out device pointer to the results (see the table), aligned to the result size.
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_REDUCE): the textbook ladder `neighbored`,
+ * `interleaved`, `unroll8`, `unroll8_warp`, `complete_unroll` (SUM of i32, f32 and f64, one
+ * reduction only); `warp_shuffle_vec` (16-byte loads, warp shuffles; every op, type and
+ * layout); `sm90_cluster` (cc >= 9.0: a thread-block cluster per segment, partials combined
+ * through distributed shared memory); `cub` (cub::DeviceReduce, cub::DeviceSegmentedReduce).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                         const gpuopt_reduce_desc_t* desc, const void* in,
+                                         void* out);
 /** @} */
 
 #ifdef __cplusplus

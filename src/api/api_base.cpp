@@ -83,6 +83,12 @@ GPUOPT_API const char* gpuopt_dtype_name(gpuopt_dtype_t dtype) {
       return "bf16";
     case GPUOPT_DTYPE_I32:
       return "i32";
+    case GPUOPT_DTYPE_I64:
+      return "i64";
+    case GPUOPT_DTYPE_U32:
+      return "u32";
+    case GPUOPT_DTYPE_U64:
+      return "u64";
   }
   return nullptr;
 }

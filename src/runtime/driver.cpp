@@ -34,6 +34,7 @@ DriverApi load_all() {
   ok &= load("cuMemGetAddressRange", d.cuMemGetAddressRange);
   ok &= load("cuGetErrorName", d.cuGetErrorName);
   d.loaded = ok;
+  load("cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
   return d;
 }
 

@@ -21,6 +21,8 @@ struct DriverApi {
       nullptr;
   decltype(&::cuMemGetAddressRange) cuMemGetAddressRange = nullptr;
   decltype(&::cuGetErrorName) cuGetErrorName = nullptr;
+  // Optional (not part of `loaded`): TMA descriptors for the sm90 GEMM; nullptr if absent.
+  decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled = nullptr;
 };
 
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).

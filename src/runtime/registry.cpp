@@ -4,6 +4,7 @@
 
 #include "kernels/axpy/axpy.hpp"
 #include "kernels/gemm/gemm.hpp"
+#include "kernels/reduce/reduce.hpp"
 
 namespace gpuopt {
 
@@ -44,11 +45,15 @@ const OpTable* op_table(gpuopt_op_t op) {
                             &meta_of<AxpyProblem, axpy_variants>};
   static const OpTable gemm{"gemm", "GPUOPT_VARIANT_GEMM", count_of(gemm_variants),
                             &meta_of<GemmProblem, gemm_variants>};
+  static const OpTable reduce{"reduce", "GPUOPT_VARIANT_REDUCE", count_of(reduce_variants),
+                              &meta_of<ReduceProblem, reduce_variants>};
   switch (op) {
     case GPUOPT_OP_AXPY:
       return &axpy;
     case GPUOPT_OP_GEMM:
       return &gemm;
+    case GPUOPT_OP_REDUCE:
+      return &reduce;
   }
   return nullptr;
 }

@@ -4,6 +4,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 #include "device.hpp"
@@ -12,7 +13,12 @@
 namespace gpuopt {
 
 // Number of ops in gpuopt_op_t.
-constexpr int kOpCount = 2;
+constexpr int kOpCount = 3;
+
+// Device workspace every gpuopt stream owns (allocated and zeroed at creation, never during a
+// call): ops that need scratch (reduce: partials, counters, CUB temp storage) take it from
+// ExecEnv. An op that relies on zeros in part of it leaves that part zero when its kernels end.
+constexpr std::size_t kOpWorkspaceBytes = std::size_t{6} << 20;
 
 // What a launcher gets besides the problem: where to enqueue and with what.
 struct ExecEnv {
@@ -20,6 +26,8 @@ struct ExecEnv {
   cublasHandle_t blas = nullptr;  // the stream's own cuBLAS handle (vendor variants)
   const DeviceDesc* device = nullptr;
   const char* fn = "";  // public entry point, for error messages
+  void* workspace = nullptr;       // the stream's op workspace (kOpWorkspaceBytes, see above)
+  std::size_t workspace_bytes = 0;
 };
 
 // Static description of a variant, as listed through the C API.

@@ -37,6 +37,8 @@ ExecEnv exec_env(const char* fn, const Stream& s) {
   env.blas = s.blas;
   env.device = &s.ctx->desc;
   env.fn = fn;
+  env.workspace = s.op_workspace;
+  env.workspace_bytes = s.op_workspace ? kOpWorkspaceBytes : 0;
   return env;
 }
 
@@ -74,6 +76,13 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
     return blas_fail(st, fn, "cublasSetStream");
   if ((st = cublasSetWorkspace(s->blas, s->blas_workspace, ws)) != CUBLAS_STATUS_SUCCESS)
     return blas_fail(st, fn, "cublasSetWorkspace");
+  // The op workspace, zeroed before any kernel can use it (its counters must start at zero; a
+  // graph captured on this stream may later run on another stream, hence the wait).
+  GPUOPT_TRY_CUDA(cudaMalloc(&s->op_workspace, kOpWorkspaceBytes), fn,
+                  "cudaMalloc of the op workspace");
+  GPUOPT_TRY_CUDA(cudaMemsetAsync(s->op_workspace, 0, kOpWorkspaceBytes, s->stream), fn,
+                  "cudaMemsetAsync of the op workspace");
+  GPUOPT_TRY_CUDA(cudaStreamSynchronize(s->stream), fn, "cudaStreamSynchronize");
   handle_register(s.get(), HandleKind::stream);
   ctx.live_objects.fetch_add(1);
   *out = s.release();
@@ -82,9 +91,10 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
 
 void stream_close(Stream* s) {
   if (s->blas) cublasDestroy(s->blas);
-  if (s->blas_workspace) {
-    cudaStreamSynchronize(s->stream);  // the workspace may still be in use by enqueued work
-    cudaFree(s->blas_workspace);
+  if (s->blas_workspace || s->op_workspace) {
+    cudaStreamSynchronize(s->stream);  // the workspaces may still be in use by enqueued work
+    if (s->blas_workspace) cudaFree(s->blas_workspace);
+    if (s->op_workspace) cudaFree(s->op_workspace);
   }
   if (s->owned && s->stream) cudaStreamDestroy(s->stream);
   cudaGetLastError();

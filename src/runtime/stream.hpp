@@ -14,6 +14,7 @@ struct gpuopt_stream_s {
   bool owned = false;
   cublasHandle_t blas = nullptr;
   void* blas_workspace = nullptr;
+  void* op_workspace = nullptr;  // kOpWorkspaceBytes, zeroed at creation (registry.hpp)
   std::atomic<bool> capturing{false};  // between gpuopt_graph_begin and _end
 };
 

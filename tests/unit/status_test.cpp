@@ -70,14 +70,17 @@ TEST(DtypeName, KnownAndUnknown) {
                       {GPUOPT_DTYPE_F64, "f64"},
                       {GPUOPT_DTYPE_F16, "f16"},
                       {GPUOPT_DTYPE_BF16, "bf16"},
-                      {GPUOPT_DTYPE_I32, "i32"}};
+                      {GPUOPT_DTYPE_I32, "i32"},
+                      {GPUOPT_DTYPE_I64, "i64"},
+                      {GPUOPT_DTYPE_U32, "u32"},
+                      {GPUOPT_DTYPE_U64, "u64"}};
   for (const Row& r : rows) {
     const char* got = gpuopt_dtype_name(r.dtype);
     ASSERT_NE(got, nullptr) << static_cast<int>(r.dtype);
     EXPECT_STREQ(got, r.name);
   }
   EXPECT_EQ(gpuopt_dtype_name(static_cast<gpuopt_dtype_t>(-1)), nullptr);
-  EXPECT_EQ(gpuopt_dtype_name(static_cast<gpuopt_dtype_t>(5)), nullptr);
+  EXPECT_EQ(gpuopt_dtype_name(static_cast<gpuopt_dtype_t>(8)), nullptr);
   EXPECT_EQ(gpuopt_dtype_name(static_cast<gpuopt_dtype_t>(1000)), nullptr);
 }
 

@@ -28,7 +28,10 @@ cublasOperation_t cublas_op(gpuopt_transpose_t t) {
 gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env) {
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   if (p.compute == GPUOPT_COMPUTE_F64) compute = CUBLAS_COMPUTE_64F;
-  if (p.compute == GPUOPT_COMPUTE_F32) compute = CUBLAS_COMPUTE_32F_PEDANTIC;
+  // Exact f32 means no tensor cores for f32 inputs; for bf16/f16 inputs F32 only names the
+  // accumulator, and cuBLAS's plain 32F compute runs them on the tensor cores.
+  if (p.compute == GPUOPT_COMPUTE_F32 && p.a_type == GPUOPT_DTYPE_F32)
+    compute = CUBLAS_COMPUTE_32F_PEDANTIC;
   if (p.compute == GPUOPT_COMPUTE_TF32) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const double alpha64 = p.alpha, beta64 = p.beta;
   const float alpha32 = static_cast<float>(p.alpha), beta32 = static_cast<float>(p.beta);

@@ -10,6 +10,9 @@ std::size_t dtype_size(gpuopt_dtype_t t) {
     case GPUOPT_DTYPE_F64: return 8;
     case GPUOPT_DTYPE_F32: return 4;
     case GPUOPT_DTYPE_I32: return 4;
+    case GPUOPT_DTYPE_I64: return 8;
+    case GPUOPT_DTYPE_U32: return 4;
+    case GPUOPT_DTYPE_U64: return 8;
     case GPUOPT_DTYPE_F16: return 2;
     case GPUOPT_DTYPE_BF16: return 2;
   }

@@ -43,8 +43,8 @@ __global__ void gemm_naive_kernel(GemmProblem p) {
   const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long col = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y;
   if (row >= p.m || col >= p.n) return;
-  const long long a_row_step = p.trans_a == GPUOPT_TRANS_N ? 1 : p.lda;   // along m
-  const long long a_k_step = p.trans_a == GPUOPT_TRANS_N ? p.lda : 1;     // along k
+  const long long a_row_step = p.trans_a == GPUOPT_TRANS_N ? 1 : p.lda;  // along m
+  const long long a_k_step = p.trans_a == GPUOPT_TRANS_N ? p.lda : 1;    // along k
   const long long b_k_step = p.trans_b == GPUOPT_TRANS_N ? 1 : p.ldb;
   const long long b_col_step = p.trans_b == GPUOPT_TRANS_N ? p.ldb : 1;
   for (long long z = blockIdx.z; z < p.batch; z += gridDim.z) {

@@ -1,0 +1,108 @@
+// The gemm bars (issue 3): per table, the best own (non-vendor) variant's ratio to the vendor in
+// the same run, and whether auto dispatch ran the fastest correct variant.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "suite_gemm.hpp"
+
+namespace bench {
+namespace {
+
+constexpr double kAutoSlack = 0.97;  // auto's pick may be 3% slower than the fastest (noise)
+
+bool usable(const Row& r) { return r.error.empty() && r.correct && std::isfinite(r.ms); }
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), f, v);
+  return buf;
+}
+
+void judge(Bar* b) {
+  b->pass = std::isfinite(b->value) && (!std::isfinite(b->min) || b->value >= b->min) &&
+            (!std::isfinite(b->max) || b->value <= b->max);
+}
+
+std::vector<const Row*> rows_of(const Results& r, const std::string& key) {
+  std::vector<const Row*> out;
+  for (const Row& row : r.rows) {
+    if (row.op == "gemm" && row.group_key() == key) out.push_back(&row);
+  }
+  return out;
+}
+
+// Best own variant / vendor.
+Bar vendor_bar(const GemmGroup& g, const std::vector<const Row*>& rows) {
+  Bar b;
+  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": best own / cublas";
+  b.min = g.bar_min;
+  b.target = ">= " + fmt("%.2f", g.bar_min);
+  const Row* vendor = nullptr;
+  const Row* best = nullptr;
+  for (const Row* row : rows) {
+    if (row->is_vendor && usable(*row)) vendor = row;
+    if (row->is_vendor || row->variant == "auto" || !usable(*row)) continue;
+    if (!best || row->ms < best->ms) best = row;
+  }
+  if (vendor && best) {
+    b.value = best->ratio_to_vendor;
+    b.note = "best " + best->variant + " " + fmt("%.1f", best->tflops) + " vs " + vendor->variant +
+             " " + fmt("%.1f", vendor->tflops) + " TFLOP/s";
+  } else {
+    b.note = !vendor ? "no correct vendor row" : "no correct own variant";
+  }
+  judge(&b);
+  return b;
+}
+
+// Fastest correct variant's ms / ms of the variant auto ran (its forced row, else the auto row).
+Bar auto_bar(const GemmGroup& g, const std::vector<const Row*>& rows) {
+  Bar b;
+  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": auto ran the fastest";
+  b.min = kAutoSlack;
+  b.target = ">= " + fmt("%.2f", kAutoSlack);
+  const Row* fastest = nullptr;
+  const Row* autorow = nullptr;
+  for (const Row* row : rows) {
+    if (row->variant == "auto") {
+      autorow = row;
+      continue;
+    }
+    if (usable(*row) && (!fastest || row->ms < fastest->ms)) fastest = row;
+  }
+  if (!autorow || !usable(*autorow) || !fastest) {
+    b.note = !fastest ? "no correct variant" : "the auto row failed";
+    judge(&b);
+    return b;
+  }
+  const Row* ran = autorow;
+  for (const Row* row : rows) {
+    if (row->variant == autorow->ran_variant && usable(*row)) ran = row;
+  }
+  b.value = fastest->ms / ran->ms;
+  b.note = "auto ran " + autorow->ran_variant + " (" + fmt("%.4f", ran->ms) + " ms); fastest " +
+           fastest->variant + " (" + fmt("%.4f", fastest->ms) + " ms)";
+  judge(&b);
+  return b;
+}
+
+}  // namespace
+
+void compute_gemm_bars(Results& r, const Options& opt, const std::vector<GemmGroup>& groups) {
+  for (const GemmGroup& g : groups) {
+    const std::vector<const Row*> rows = rows_of(r, gemm_row_base(g).group_key());
+    if (rows.empty()) continue;
+    bool own = false, autorow = false;
+    for (const VariantSpec& v : g.variants) {
+      own = own || (!v.is_vendor && !v.is_auto);
+      autorow = autorow || v.is_auto;
+    }
+    if (own) r.bars.push_back(vendor_bar(g, rows));
+    // Only meaningful when every variant was measured.
+    if (autorow && opt.variants.empty()) r.bars.push_back(auto_bar(g, rows));
+  }
+}
+
+}  // namespace bench

@@ -1,0 +1,437 @@
+// The gemm rows. For each row: force the variant (or restore auto), draw fresh inputs, poison C
+// with NaN, run one call, compute the reference with the vendor in f64 on the same inputs and
+// compare on the device, then time the variant (median of CUDA-event samples, repeats cut so that a
+// row takes about a second; a call over 2 s is timed once). Inputs are not rotated: A and B of
+// every default shape are larger than the L2, and a gemm reads them many times per call anyway.
+#include "suite_gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "check.hpp"
+#include "data_gen.hpp"
+#include "gemm_device.hpp"
+#include "gemm_ref.hpp"
+
+namespace bench {
+namespace {
+
+constexpr double kOnceMs = 2000.0;       // a call slower than this is timed once
+constexpr double kRowBudgetMs = 1000.0;  // timed samples of one row
+constexpr double kWarmBudgetMs = 100.0;  // extra warm-up calls after the probe
+constexpr double kMinSampleMs = 0.5;     // a sample times enough calls to last this long
+constexpr int kMaxInner = 64;
+constexpr std::int64_t kTextbookMaxN = 4096;
+
+const char* compute_name(gpuopt_compute_t c) {
+  switch (c) {
+    case GPUOPT_COMPUTE_F64:
+      return "f64";
+    case GPUOPT_COMPUTE_F32:
+      return "f32";
+    case GPUOPT_COMPUTE_TF32:
+      return "tf32";
+    default:
+      return "default";
+  }
+}
+
+std::vector<GemmConfig> all_configs() {
+  return {{"f64", GPUOPT_DTYPE_F64, GPUOPT_DTYPE_F64, GPUOPT_COMPUTE_F64},
+          {"f32", GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32},
+          {"tf32", GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_TF32},
+          {"bf16", GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32}};
+}
+
+// The floors of best own / vendor.
+double bar_for(const GemmConfig& c, GemmShapeKind kind) {
+  if (kind != GemmShapeKind::kSquare) return 0.80;
+  return c.name == "tf32" ? 0.80 : 0.85;
+}
+
+gpuopt_gemm_desc_t make_desc(const GemmGroup& g, gpuopt_dtype_t ab, gpuopt_dtype_t c,
+                             gpuopt_compute_t compute) {
+  gpuopt_gemm_desc_t d{};
+  d.struct_size = sizeof(d);
+  d.trans_a = GPUOPT_TRANS_N;
+  d.trans_b = GPUOPT_TRANS_N;
+  d.m = g.m;
+  d.n = g.n;
+  d.k = g.k;
+  d.alpha = 1.0;
+  d.beta = 0.0;
+  d.a_type = ab;
+  d.c_type = c;
+  d.compute = compute;
+  d.lda = g.m;
+  d.ldb = g.k;
+  d.ldc = g.m;
+  d.batch_count = g.batch;
+  d.stride_a = g.m * g.k;
+  d.stride_b = g.k * g.n;
+  d.stride_c = g.m * g.n;
+  return d;
+}
+
+struct Operands {
+  std::unique_ptr<DeviceBuffer> a, b, c;   // the row's types
+  std::unique_ptr<DeviceBuffer> a64, b64;  // upcast copies (not for f64 inputs)
+  std::unique_ptr<DeviceBuffer> ref;       // f64 reference C
+  std::unique_ptr<DeviceBuffer> parts;     // kGemmCheckParts GemmCheckPart
+  std::int64_t elems_a = 0, elems_b = 0, elems_c = 0;
+};
+
+void allocate(BenchEnv& env, const GemmGroup& g, Operands* o) {
+  o->elems_a = g.m * g.k * g.batch;
+  o->elems_b = g.k * g.n * g.batch;
+  o->elems_c = g.m * g.n * g.batch;
+  const std::size_t ea = gemm_elem_bytes(g.cfg.a_type), ec = gemm_elem_bytes(g.cfg.c_type);
+  auto make = [&](std::int64_t elems, std::size_t es) {
+    return std::make_unique<DeviceBuffer>(env.ctx, static_cast<std::size_t>(elems) * es,
+                                          GPUOPT_MEMORY_DEVICE);
+  };
+  o->a = make(o->elems_a, ea);
+  o->b = make(o->elems_b, ea);
+  o->c = make(o->elems_c, ec);
+  if (g.cfg.a_type != GPUOPT_DTYPE_F64) {
+    o->a64 = make(o->elems_a, sizeof(double));
+    o->b64 = make(o->elems_b, sizeof(double));
+  }
+  o->ref = make(o->elems_c, sizeof(double));
+  o->parts = make(kGemmCheckParts, sizeof(GemmCheckPart));
+}
+
+gpuopt_status_t force(BenchEnv& env, const VariantSpec& v) {
+  return gpuopt_context_set_variant(env.ctx, GPUOPT_OP_GEMM, v.is_auto ? nullptr : v.name.c_str());
+}
+
+std::string last_variant(gpuopt_context_t ctx) {
+  const char* name = nullptr;
+  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_GEMM, &name));
+  return name ? name : "";
+}
+
+void gemm_call(BenchEnv& env, const gpuopt_gemm_desc_t& d, const void* a, const void* b, void* c) {
+  const gpuopt_status_t st = gpuopt_gemm(env.ctx, env.stream, &d, a, b, c);
+  if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
+}
+
+TimerConfig single_call() {
+  TimerConfig t;
+  t.warmup = 0;
+  t.repeats = 1;
+  t.inner = 1;
+  return t;
+}
+
+void set_timing(const Timing& t, Row* r) {
+  r->ms = t.median_ms;
+  r->ms_min = t.min_ms;
+  r->ms_max = t.max_ms;
+  r->repeats = t.repeats;
+  r->inner = t.inner;
+}
+
+std::string seconds(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f s", ms * 1e-3);
+  return buf;
+}
+
+// Times the row after its checked call took first_ms: a probe call (the first warm-up), then as
+// many samples as fit the row budget (naive: 1 warm-up and 3 samples), or the checked call or
+// the probe alone when one call takes over 2 s.
+void time_row(BenchEnv& env, const VariantSpec& v, double first_ms,
+              const std::function<void(long)>& call, Row* r) {
+  if (first_ms > kOnceMs) {
+    Timing once;
+    once.median_ms = once.min_ms = once.max_ms = first_ms;
+    once.repeats = once.inner = 1;
+    set_timing(once, r);
+    r->note = "timed once: the checked call took " + seconds(first_ms) + " (over 2 s)";
+    return;
+  }
+  const Timing probe = time_on_stream(env.cu, call, single_call());
+  const double t1 = std::max(probe.median_ms, 1e-3);
+  if (t1 > kOnceMs) {
+    set_timing(probe, r);
+    r->note = "timed once: one call takes " + seconds(t1) + " (over 2 s)";
+    return;
+  }
+  TimerConfig tc = env.timer;
+  tc.sync_each = false;
+  const int max_repeats = std::max(1, env.timer.repeats);
+  if (v.name == "naive") {
+    tc.warmup = 0;  // the probe was the one warm-up
+    tc.inner = 1;
+    tc.repeats = std::min(3, max_repeats);
+  } else {
+    const int extra_warmup = std::max(0, env.timer.warmup - 1);
+    tc.warmup = std::min(extra_warmup, static_cast<int>(kWarmBudgetMs / t1));
+    tc.inner = std::clamp(static_cast<int>(std::ceil(kMinSampleMs / t1)), 1, kMaxInner);
+    const double fit = std::floor(kRowBudgetMs / (t1 * tc.inner));
+    tc.repeats = static_cast<int>(std::clamp(fit, 1.0, static_cast<double>(max_repeats)));
+  }
+  const Timing t = time_on_stream(env.cu, call, tc);
+  set_timing(t, r);
+  if (t.repeats < 3 && t.repeats < max_repeats) {
+    r->note = "slow: " + std::to_string(t.repeats) + " timed sample(s) (about 1 s per row)";
+  }
+}
+
+// Everything a row does on the device; throws BenchError on the first failed call.
+void measure(BenchEnv& env, const GemmGroup& g, const VariantSpec& v, const Operands& o, Row* r) {
+  // Can the device run the variant at all?
+  gpuopt_status_t st = force(env, v);
+  if (st != GPUOPT_SUCCESS) {
+    std::string why = gpuopt_describe(st);
+    if (!v.available && st == GPUOPT_ERROR_UNSUPPORTED) {
+      r->skipped = true;
+      r->error = "skipped: " + why;
+      return;
+    }
+    throw BenchError(st, why + " [gpuopt_context_set_variant(" + v.name + ")]");
+  }
+
+  // Fresh inputs, and one call on C poisoned with NaN (beta = 0 must not read it).
+  const std::uint64_t seed = env.next_seed();
+  gemm_fill(o.a->device_ptr(), g.cfg.a_type, o.elems_a, seed, kStreamX, env.cu);
+  gemm_fill(o.b->device_ptr(), g.cfg.a_type, o.elems_b, seed, kStreamY, env.cu);
+  gemm_poison(o.c->device_ptr(), o.c->bytes(), env.cu);
+  const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
+  const auto call = [&](long) {
+    gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr());
+  };
+  Timing first;
+  try {
+    first = time_on_stream(env.cu, call, single_call());
+  } catch (const BenchError& e) {
+    if (e.status() == GPUOPT_ERROR_UNSUPPORTED && !v.is_vendor && !v.is_auto) {
+      r->skipped = true;  // this variant does not implement this problem: not a failure
+      r->error = std::string("skipped: ") + e.what();
+      return;
+    }
+    throw;
+  }
+  const std::string ran = last_variant(env.ctx);
+  if (v.is_auto) {
+    r->ran_variant = ran;
+  } else if (ran != v.name) {
+    throw BenchError(GPUOPT_ERROR_INTERNAL,
+                     "forced variant " + v.name + " but gpuopt_last_variant reports '" + ran + "'");
+  }
+
+  // The reference: the vendor in f64 on the same inputs (upcast where they are not f64).
+  const void* a64 = o.a->device_ptr();
+  const void* b64 = o.b->device_ptr();
+  if (o.a64) {
+    gemm_upcast(o.a->device_ptr(), g.cfg.a_type, o.elems_a,
+                static_cast<double*>(o.a64->device_ptr()), env.cu);
+    gemm_upcast(o.b->device_ptr(), g.cfg.a_type, o.elems_b,
+                static_cast<double*>(o.b64->device_ptr()), env.cu);
+    a64 = o.a64->device_ptr();
+    b64 = o.b64->device_ptr();
+  }
+  gemm_poison(o.ref->device_ptr(), o.ref->bytes(), env.cu);
+  GPUOPT_CHECK(gpuopt_context_set_variant(env.ctx, GPUOPT_OP_GEMM, g.reference.c_str()));
+  const gpuopt_gemm_desc_t d64 =
+      make_desc(g, GPUOPT_DTYPE_F64, GPUOPT_DTYPE_F64, GPUOPT_COMPUTE_F64);
+  try {
+    gemm_call(env, d64, a64, b64, o.ref->device_ptr());
+  } catch (const BenchError& e) {
+    throw BenchError(e.status(), std::string("reference (") + g.reference + " f64): " + e.what());
+  }
+  GPUOPT_CHECK(force(env, v));
+
+  // Compare on the device, judge on the host.
+  gemm_compare(o.c->device_ptr(), g.cfg.c_type, static_cast<const double*>(o.ref->device_ptr()),
+               o.elems_c, static_cast<GemmCheckPart*>(o.parts->device_ptr()), env.cu);
+  std::vector<GemmCheckPart> parts(kGemmCheckParts);
+  const void* host = env.copy_back(*o.parts, 0, parts.size() * sizeof(GemmCheckPart));
+  std::memcpy(parts.data(), host, parts.size() * sizeof(GemmCheckPart));
+  const GemmVerdict vd = gemm_judge(parts, gemm_tolerance(g.cfg.name), g.m, g.n,
+                                    static_cast<std::uint64_t>(o.elems_c));
+  if (!vd.reference_ok) {
+    throw BenchError(GPUOPT_ERROR_INTERNAL, "reference (" + g.reference + " f64): " + vd.mismatch);
+  }
+  r->rel_err = vd.rel_err;
+  r->correct = vd.correct;
+  r->mismatch = vd.mismatch;
+  r->bad_elements = static_cast<std::int64_t>(vd.nonfinite);
+
+  time_row(env, v, first.median_ms, call, r);
+  if (v.is_auto && last_variant(env.ctx) != r->ran_variant) {
+    throw BenchError(GPUOPT_ERROR_INTERNAL, "auto chose '" + r->ran_variant +
+                                                "' when checked but '" + last_variant(env.ctx) +
+                                                "' when timed");
+  }
+}
+
+std::string label(const GemmGroup& g, const std::string& variant) {
+  return "gemm " + g.cfg.name + " " + gemm_shape_name(g) + " " + variant;
+}
+
+std::string summary(const Row& r) {
+  if (r.skipped) return r.error;
+  std::string s;
+  char buf[128];
+  if (std::isfinite(r.ms)) {
+    std::snprintf(buf, sizeof(buf), "%.4g ms, %.1f TFLOP/s", r.ms, r.flops / (r.ms * 1e-3) / 1e12);
+    s = buf;
+  }
+  if (!r.ran_variant.empty()) s += ", ran " + r.ran_variant;
+  if (!r.error.empty()) return s + (s.empty() ? "" : ", ") + "ERROR " + r.error;
+  if (!r.correct) return s + ", WRONG: " + r.mismatch;
+  std::snprintf(buf, sizeof(buf), ", correct (rel_err %.1e)", r.rel_err);
+  s += buf;
+  if (!r.note.empty()) s += "; " + r.note;
+  return s;
+}
+
+}  // namespace
+
+bool is_textbook_gemm(const std::string& variant) {
+  return variant == "naive" || variant == "smem_tiled" || variant == "smem_coalesced_padded" ||
+         variant == "register_blocked";
+}
+
+std::string gemm_shape_name(const GemmGroup& g) {
+  const std::string mnk =
+      std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k);
+  return g.batch > 1 ? std::to_string(g.batch) + "x(" + mnk + ")" : mnk;
+}
+
+std::vector<GemmGroup> plan_gemm(const Options& opt, const std::vector<VariantSpec>& table) {
+  std::vector<GemmGroup> groups;
+  if (!opt.wants_op("gemm")) return groups;
+  std::string reference;
+  for (const VariantSpec& v : table) {
+    if (v.is_vendor && (v.dtype_mask & (1u << GPUOPT_DTYPE_F64))) reference = v.name;
+  }
+  auto add = [&](const GemmConfig& cfg, GemmShapeKind kind, std::int64_t m, std::int64_t n,
+                 std::int64_t k, std::int64_t batch) {
+    if (!opt.wants_gemm_type(cfg.name)) return;
+    GemmGroup g;
+    g.cfg = cfg;
+    g.kind = kind;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    g.batch = batch;
+    g.reference = reference;
+    g.bar_min = bar_for(cfg, kind);
+    const bool textbook_ok =
+        !opt.variants.empty() || (kind == GemmShapeKind::kSquare && n <= kTextbookMaxN);
+    bool any = false;
+    for (const VariantSpec& v : table) {
+      if (!(v.dtype_mask & (1u << static_cast<unsigned>(cfg.a_type)))) continue;
+      const bool chosen = opt.wants_variant(v.name) && (textbook_ok || !is_textbook_gemm(v.name));
+      any = any || chosen;
+      if (chosen || v.is_vendor) g.variants.push_back(v);
+    }
+    if (opt.wants_variant("auto")) {
+      VariantSpec a;
+      a.name = "auto";
+      a.is_auto = true;
+      g.variants.push_back(a);
+      any = true;
+    }
+    if (any) groups.push_back(g);  // nothing asked for here: no vendor row alone
+  };
+  const std::vector<GemmConfig> configs = all_configs();
+  for (std::int64_t n : opt.gemm_sizes) {
+    for (const GemmConfig& c : configs) add(c, GemmShapeKind::kSquare, n, n, n, 1);
+  }
+  const std::int64_t rect_mn = opt.quick ? 2048 : 8192, rect_k = opt.quick ? 256 : 1024;
+  const std::int64_t batch = opt.quick ? 64 : 512, side = opt.quick ? 128 : 256;
+  for (const GemmConfig& c : configs) {
+    if (c.name != "f32" && c.name != "bf16") continue;
+    add(c, GemmShapeKind::kRect, rect_mn, rect_mn, rect_k, 1);
+  }
+  for (const GemmConfig& c : configs) {
+    if (c.name != "f32" && c.name != "bf16") continue;
+    add(c, GemmShapeKind::kBatched, side, side, side, batch);
+  }
+  return groups;
+}
+
+int gemm_row_count(const std::vector<GemmGroup>& groups) {
+  int rows = 0;
+  for (const GemmGroup& g : groups) rows += static_cast<int>(g.variants.size());
+  return rows;
+}
+
+Row gemm_row_base(const GemmGroup& g) {
+  Row r;
+  r.op = "gemm";
+  r.dtype = g.cfg.name;
+  r.shape = gemm_shape_name(g);
+  r.m = g.m;
+  r.n = g.n;
+  r.k = g.k;
+  r.batch = g.batch;
+  r.a_type = dtype_str(g.cfg.a_type);
+  r.c_type = dtype_str(g.cfg.c_type);
+  r.compute = compute_name(g.cfg.compute);
+  r.memory = "device";
+  r.data = "random";
+  r.flops = 2.0 * static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k) *
+            static_cast<double>(g.batch);
+  r.roof_applies = false;  // compute-bound: the vendor ratio is the figure
+  return r;
+}
+
+void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
+  Operands o;
+  std::string setup_error;
+  if (!env.broken()) {
+    try {
+      if (g.reference.empty()) {
+        throw BenchError(GPUOPT_ERROR_NOT_FOUND, "no vendor variant with f64 for the reference");
+      }
+      allocate(env, g, &o);
+    } catch (const BenchError& e) {
+      setup_error = e.what();
+      env.note_error();
+    }
+  }
+  for (const VariantSpec& v : g.variants) {
+    env.progress.start(label(g, v.name));
+    Row r = gemm_row_base(g);
+    r.variant = v.name;
+    r.is_vendor = v.is_vendor;
+    if (env.broken()) {
+      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
+    } else if (!setup_error.empty()) {
+      r.error = "setup failed: " + setup_error;
+    } else {
+      try {
+        measure(env, g, v, o, &r);
+      } catch (const BenchError& e) {
+        r.correct = false;
+        if (!v.available && e.status() == GPUOPT_ERROR_UNSUPPORTED) {
+          r.skipped = true;  // the library says this device cannot run it: not a failure
+          r.error = std::string("skipped: ") + e.what();
+        } else {
+          r.error = e.what();
+          env.note_error();
+        }
+      }
+    }
+    env.progress.finish(summary(r));
+    rows->push_back(r);
+  }
+  if (!env.broken()) {
+    gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_GEMM, nullptr);
+    if (st != GPUOPT_SUCCESS) {
+      std::fprintf(stderr, "[bench] warning: restoring auto dispatch failed: %s\n",
+                   gpuopt_describe(st).c_str());
+    }
+  }
+}
+
+}  // namespace bench

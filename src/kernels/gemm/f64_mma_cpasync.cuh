@@ -1,0 +1,525 @@
+// f64 tensor-core GEMM (the "f64_tensorcore" rung): mma.sync f64, multistage cp.async, shared
+// memory laid out so that every fragment load is bank-conflict free. One kernel template serves
+// both architectures; only the MMA instruction differs:
+//   kK16 = false: mma.sync.m8n8k4.f64 (sm_80+), 32 per 64x32x16 warp step;
+//   kK16 = true:  mma.sync.m16n8k16.f64 (sm_90+), 16 per warp step (2x the work each).
+// The fragments hold the same values in both cases. Design notes: docs/notes/gemm-f64.md.
+//
+// The kernel computes D = L * R (D: mk x nk) with L in the MMA's A slot and R in its B slot:
+// L = op(A), R = op(B), D = C normally; for TT the operands swap (L = op(B)^T, R = op(A)^T,
+// D = C^T), so that TT runs the NN code. An operand is "K-major" when k is its contiguous index
+// (A with trans T, B with trans N) and "MN-major" otherwise.
+//
+// Index permutations (exact: they only decide which thread multiplies which pair):
+//  * m: rows g and g+8 of a 16-row MMA atom (g = lane / 4) are physical rows 2g, 2g+1, so an
+//    MN-major L fragment pair is one 16-byte load and a thread's C rows are adjacent.
+//  * k: MMA slot t + 4j (t = lane % 4) reads global k = kp(t, j) of the 16-deep step, the same
+//    for L and R: "blocked" kp = 4t + j when L is MN-major and R K-major (NN, TT: each R
+//    fragment pair is one 16-byte load), "natural" kp = t + 4j otherwise (conflict-free 8-byte
+//    loads for K-major L, NT/TN).
+//  * n: natural (column g of n-atom an is column 8 an + g).
+// Shared memory per operand and stage:
+//  * K-major: [rows][kBK + pad] (pad 2 doubles, or 4 for R with the natural k order); the pitch
+//    puts the rows a half-warp reads in distinct banks.
+//  * MN-major: [kBK][rows], 16-byte chunk c of k-row kr stored at c ^ sw(kr), sw = 2 ((kr >> 2)
+//    & 3) (blocked k) or 2 (kr & 3) (natural k): 2t for the k-rows a thread reads.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "common/launch.hpp"
+#include "kernels/gemm/gemm.hpp"
+
+namespace gpuopt {
+namespace f64mma {
+
+// Block configuration: kWarpsM x kWarpsN warps, each computing a 64 x 32 tile of D.
+template <int kWarpsM_, int kWarpsN_, int kBK_, int kStages_>
+struct Config {
+  static constexpr int kWarpsM = kWarpsM_, kWarpsN = kWarpsN_;
+  static constexpr int kBM = 64 * kWarpsM, kBN = 32 * kWarpsN, kBK = kBK_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static_assert(kBK % 16 == 0, "k tile must be a multiple of the 16-deep MMA step");
+  static_assert(kStages >= 2, "need at least double buffering");
+};
+
+// sm_80 (A100, 164 KB opt-in): 128x128x16, 3 stages, 96-114 KB depending on the layouts.
+using Sm80Config = Config<2, 4, 16, 3>;
+// sm_90 (227 KB opt-in): 128x128x32, 3 stages, 192-210 KB.
+using Sm90Config = Config<2, 4, 32, 3>;
+
+// Shared-memory layout of one instantiation (kLK / kRK: L / R is K-major).
+template <class Cfg, bool kLK, bool kRK>
+struct Layout {
+  static constexpr bool kBlocked = !kLK && kRK;
+  static constexpr int kPitchL = Cfg::kBK + 2;                   // K-major L: 2 mod 8
+  static constexpr int kPitchR = Cfg::kBK + (kBlocked ? 2 : 4);  // K-major R: 2 mod 4 / 4 mod 8
+  static constexpr int kLDoubles = kLK ? Cfg::kBM * kPitchL : Cfg::kBK * Cfg::kBM;
+  static constexpr int kRDoubles = kRK ? Cfg::kBN * kPitchR : Cfg::kBK * Cfg::kBN;
+  static constexpr int kStageDoubles = kLDoubles + kRDoubles;
+  static constexpr int kSmemBytes = kStageDoubles * Cfg::kStages * 8;
+  static_assert(kLDoubles % 16 == 0 && kStageDoubles % 16 == 0, "128-byte aligned parts");
+};
+
+// Shared memory needed for a problem's layouts (host side, for can_implement).
+template <class Cfg>
+constexpr int smem_bytes(bool a_trans, bool b_trans) {
+  // NN, NT, TN, TT (TT runs as NN with swapped operands)
+  return !a_trans ? (!b_trans ? Layout<Cfg, false, true>::kSmemBytes
+                              : Layout<Cfg, false, false>::kSmemBytes)
+                  : (!b_trans ? Layout<Cfg, true, true>::kSmemBytes
+                              : Layout<Cfg, false, true>::kSmemBytes);
+}
+
+// Kernel arguments. k_tiles == 0 means D = beta * D without reading L or R.
+struct Params {
+  const double* L;
+  const double* R;
+  double* C;
+  long long mk, nk, k, ldl, ldr, ldc, stride_l, stride_r, stride_c, batch;
+  double alpha, beta;
+  int tiles_m, tiles_n, k_tiles;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Device helpers.
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// 16-byte global -> shared copy; bytes < 16 reads only that many and zero-fills the rest.
+__device__ __forceinline__ void cp_async16(unsigned dst, const double* src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
+               "l"(__cvta_generic_to_global(src)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+__device__ __forceinline__ double2 lds128(const double* p) {
+  return *reinterpret_cast<const double2*>(p);
+}
+
+// The thread index read through a volatile asm: values derived from it cannot be hoisted out of
+// the main loop, so the loaders' per-thread indices are recomputed at each k tile (a few integer
+// instructions) instead of holding registers that the accumulators and fragments need.
+__device__ __forceinline__ int fresh_tid() {
+  unsigned v;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(v));
+  return static_cast<int>(v);
+}
+
+// k permutation: global k (within a 16-deep step) of MMA slot t + 4j.
+template <bool kBlocked>
+__device__ __forceinline__ constexpr int kperm(int t, int j) {
+  return kBlocked ? 4 * t + j : t + 4 * j;
+}
+
+// MN-major swizzle term of k-row kr (XORed into the 16-byte chunk index).
+template <bool kBlocked>
+__device__ __forceinline__ int mn_swizzle(int kr) {
+  return kBlocked ? ((kr >> 2) & 3) << 1 : (kr & 3) << 1;
+}
+
+// One 16-deep step of MMAs for n-atoms [kN0, kN1) of one 16-row slice of the warp tile:
+// acc[an] += a * b[an]. a[i]: row g + 8 (i % 2), slot t + 4 (i / 2); b[an][j]: slot t + 4j,
+// column g; acc[an][i]: row g + 8 (i / 2), column 2t + i % 2 (the PTX ISA layouts of m16n8k16
+// .f64). m8n8k4 is the same picture cut into 2 rows x 4 slots of 8x8x4 pieces; its loop runs the
+// k slot outermost so that consecutive MMAs are independent.
+template <bool kK16, int kN0, int kN1>
+__device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[8],
+                                         const double (&b)[4][4]) {
+  if constexpr (kK16) {
+#pragma unroll
+    for (int an = kN0; an < kN1; ++an) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+          "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+          : "+d"(acc[an][0]), "+d"(acc[an][1]), "+d"(acc[an][2]), "+d"(acc[an][3])
+          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+            "d"(b[an][0]), "d"(b[an][1]), "d"(b[an][2]), "d"(b[an][3]));
+#elif defined(__CUDA_ARCH__)
+      __trap();  // never launched below sm_90 (the launcher checks the device)
+#endif
+    }
+  } else {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+#pragma unroll
+        for (int an = kN0; an < kN1; ++an) {
+          asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+              : "+d"(acc[an][2 * e]), "+d"(acc[an][2 * e + 1])
+              : "d"(a[2 * s + e]), "d"(b[an][s]));
+        }
+      }
+    }
+#endif
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global -> shared: k-tile kt of one operand (kRows = its tile extent along m or n, starting at
+// mn0 of mn) into its part of a stage. g: the operand (batch applied), ld its leading dimension,
+// dummy: a valid address for the copies that read nothing (tails are zero-filled).
+//  K-major: a thread's chunks are kLineStep rows apart at the same chunk column; each quarter
+//    warp writes one row's 128 contiguous bytes.
+//  MN-major: a thread's chunks lie along one k-row, kPerLine chunks apart (same swizzle term);
+//    each quarter warp writes 8 consecutive chunks, permuted within their 128 bytes.
+template <class Cfg, bool kKMajor, int kRows, int kPitch, bool kBlocked>
+__device__ __forceinline__ void load_tile(double* part, const double* g, long long ld,
+                                          long long mn0, long long mn, long long k, int kt,
+                                          const double* dummy) {
+  constexpr int kT = Cfg::kThreads, kBK = Cfg::kBK;
+  constexpr int kChunks = kRows * kBK / 2 / kT;
+  static_assert((kRows * kBK / 2) % kT == 0, "chunks must divide among the threads");
+  const int tid = fresh_tid();
+  const unsigned s = smem_addr(part);
+  const long long k0 = static_cast<long long>(kt) * kBK;
+  if constexpr (kKMajor) {
+    constexpr int kPerLine = kBK / 2, kLineStep = kT / kPerLine;
+    static_assert(kT % kPerLine == 0, "K-major loader shape");
+    const int c = tid % kPerLine, line0 = tid / kPerLine;
+    const long long kleft = k - k0 - 2 * c;
+    const int kbytes = kleft >= 2 ? 16 : (kleft == 1 ? 8 : 0);
+    const long long rows_left = mn - mn0 - line0;
+    const double* p = g + (mn0 + line0) * ld + k0 + 2 * c;
+    const long long step = kLineStep * ld;
+    const unsigned d = s + (line0 * kPitch + 2 * c) * 8;
+#pragma unroll
+    for (int r = 0; r < kChunks; ++r) {
+      const int bytes = rows_left > r * kLineStep ? kbytes : 0;
+      cp_async16(d + r * kLineStep * kPitch * 8, bytes ? p : dummy, bytes);
+      p += step;
+    }
+  } else {
+    constexpr int kPerLine = kT / kBK;  // threads per k-row
+    static_assert(kT % kBK == 0 && (kRows / 2) % kPerLine == 0 && kPerLine % 8 == 0,
+                  "MN-major loader shape");
+    const int c0 = tid % kPerLine, line = tid / kPerLine;
+    const long long left = mn - mn0 - 2 * c0;
+    const bool line_ok = k0 + line < k;
+    const double* p = g + (k0 + line) * ld + mn0 + 2 * c0;
+    // kPerLine is a multiple of 8: the chunks c0 + kPerLine r share the swizzle of c0
+    const unsigned d = s + (line * kRows + 2 * (c0 ^ mn_swizzle<kBlocked>(line))) * 8;
+#pragma unroll
+    for (int r = 0; r < kChunks; ++r) {
+      const long long l = left - 2 * kPerLine * r;
+      const int bytes = line_ok ? (l >= 2 ? 16 : (l == 1 ? 8 : 0)) : 0;
+      cp_async16(d + r * kPerLine * 16, bytes ? p + 2 * kPerLine * r : dummy, bytes);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared -> registers. Per-thread base offsets (doubles) are computed once; every load adds a
+// compile-time offset. g = lane / 4, t = lane % 4, w0: the warp's first row of L or column of R.
+
+// L (A slot) fragment of 16-row slice am at step ks: a[2j + e] = L(row 2g + e, k kp(t, j)).
+//  MN-major: one 16-byte load per j (rows 2g, 2g+1 adjacent; swizzle term 2t).
+//  K-major (natural k only): one 8-byte load per value; pitch = 2 mod 8 puts a half warp's four
+//    rows (2g + e) x four k (t + 4j) on 16 distinct banks pairs.
+template <class Cfg, class Lay, bool kKMajor>
+struct FragL {
+  int base;
+  __device__ __forceinline__ void init(int w0, int g, int t) {
+    if constexpr (kKMajor) {
+      base = (w0 + 2 * g) * Lay::kPitchL + t;
+    } else {
+      base = kperm<Lay::kBlocked>(t, 0) * Cfg::kBM + w0 + 2 * (g ^ (2 * t));
+    }
+  }
+  __device__ __forceinline__ void load(const double* sL, int ks, int am, double (&a)[8]) const {
+    if constexpr (kKMajor) {
+      static_assert(!Lay::kBlocked, "K-major L uses the natural k order");
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          a[2 * j + e] = sL[base + (16 * am + e) * Lay::kPitchL + 16 * ks + 4 * j];
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int dk = kperm<Lay::kBlocked>(0, j);  // kp(t, j) - kp(t, 0)
+        const double2 v = lds128(sL + base + (16 * ks + dk) * Cfg::kBM + 16 * am);
+        a[2 * j] = v.x;
+        a[2 * j + 1] = v.y;
+      }
+    }
+  }
+};
+
+// R (B slot) fragment of n-atom an at step ks: b[an][j] = R(k kp(t, j), column 8 an + g).
+//  K-major, blocked k: two 16-byte loads (k 4t + 2h, 4t + 2h + 1); pitch = 2 mod 4.
+//  K-major, natural k: four 8-byte loads; pitch = 4 mod 8.
+//  MN-major: four 8-byte loads; chunk (8 an + g) / 2 of k-row kp(t, j), swizzle term 2t; the
+//    XOR depends on an's low bit, hence two bases.
+template <class Cfg, class Lay, bool kKMajor>
+struct FragR {
+  int base0, base1;
+  __device__ __forceinline__ void init(int w0, int g, int t) {
+    if constexpr (kKMajor) {
+      base0 = (w0 + g) * Lay::kPitchR + kperm<Lay::kBlocked>(t, 0);
+      base1 = 0;
+    } else {
+      const int k0 = kperm<Lay::kBlocked>(t, 0) * Cfg::kBN + w0 + (g & 1);
+      base0 = k0 + 2 * ((g >> 1) ^ (2 * t));
+      base1 = k0 + 2 * ((4 + (g >> 1)) ^ (2 * t));
+    }
+  }
+  __device__ __forceinline__ void load(const double* sR, int ks, int an, double (&b)[4]) const {
+    if constexpr (kKMajor) {
+      const double* p = sR + base0 + 8 * an * Lay::kPitchR + 16 * ks;
+      if constexpr (Lay::kBlocked) {
+        const double2 v0 = lds128(p), v1 = lds128(p + 2);
+        b[0] = v0.x;
+        b[1] = v0.y;
+        b[2] = v1.x;
+        b[3] = v1.y;
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) b[j] = p[4 * j];
+      }
+    } else {
+      const double* p = sR + ((an & 1) ? base1 : base0) + 16 * (an >> 1) + 16 * ks * Cfg::kBN;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = p[kperm<Lay::kBlocked>(0, j) * Cfg::kBN];
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The kernel. kLK / kRK: L / R is K-major; kSwap: D = C^T (TT run as NN).
+template <class Cfg, bool kLK, bool kRK, bool kSwap, bool kK16>
+__global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params prm) {
+  using Lay = Layout<Cfg, kLK, kRK>;
+  extern __shared__ __align__(128) double smem[];
+  constexpr int kS = Cfg::kStages, kSteps = Cfg::kBK / 16;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wm0 = (warp % Cfg::kWarpsM) * 64, wn0 = (warp / Cfg::kWarpsM) * 32;
+
+  // Tile order: groups of 8 tile-rows, m fastest, so concurrent blocks share panels in L2.
+  constexpr int kGroup = 8;
+  const int per_group = kGroup * prm.tiles_n;
+  const int grp = static_cast<int>(blockIdx.x) / per_group;
+  const int first_m = grp * kGroup;
+  const int gsize = min(prm.tiles_m - first_m, kGroup);
+  const int local = static_cast<int>(blockIdx.x) - grp * per_group;
+  const long long m0 = static_cast<long long>(first_m + local % gsize) * Cfg::kBM;
+  const long long n0 = static_cast<long long>(local / gsize) * Cfg::kBN;
+
+  for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
+    double acc[4][4][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0;
+
+    const int KT = prm.k_tiles;
+    if (KT > 0) {
+      const double* gL = prm.L + z * prm.stride_l;
+      const double* gR = prm.R + z * prm.stride_r;
+      auto load_stage = [&](int st, int kt) {
+        double* part = smem + st * Lay::kStageDoubles;
+        load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(part, gL, prm.ldl, m0, prm.mk,
+                                                                   prm.k, kt, prm.L);
+        load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
+            part + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt, prm.R);
+      };
+      FragL<Cfg, Lay, kLK> fl;
+      FragR<Cfg, Lay, kRK> fr;
+      fl.init(wm0, g, t);
+      fr.init(wn0, g, t);
+
+      // Prologue: k-tiles 0 .. S-1 in flight (one commit group each, empty past the end).
+#pragma unroll
+      for (int s = 0; s < kS; ++s) {
+        if (s < KT) load_stage(s, s);
+        cp_async_commit();
+      }
+      cp_async_wait<kS - 1>();
+      __syncthreads();
+
+      double af[2][8], bf[4][4];
+      const double* sL = smem;
+      const double* sR = smem + Lay::kLDoubles;
+#pragma unroll
+      for (int an = 0; an < 4; ++an) fr.load(sR, 0, an, bf[an]);
+      fl.load(sL, 0, 0, af[0]);
+
+      int stage = 0;
+      for (int kt = 0; kt < KT; ++kt) {
+#pragma unroll
+        for (int ks = 0; ks < kSteps; ++ks) {
+          // Slices 0..2 of the warp tile: the next slice's L fragment loads during the MMAs.
+#pragma unroll
+          for (int am = 0; am < 3; ++am) {
+            fl.load(sL, ks, am + 1, af[(am + 1) & 1]);
+            mma_step<kK16, 0, 4>(acc[am], af[am & 1], bf);
+          }
+          // Slice 3: fetch the next step's fragments. At the end of the k tile, first wait for
+          // the next tile and release this one (after the barrier every warp has read it); it is
+          // refilled with k-tile kt + S once the first MMAs of this slice are queued.
+          const double* nL = sL;
+          const double* nR = sR;
+          int nks = ks + 1;
+          const int done_stage = stage;
+          if (ks + 1 == kSteps) {
+            cp_async_wait<kS - 2>();
+            __syncthreads();
+            stage = stage + 1 == kS ? 0 : stage + 1;
+            nL = smem + stage * Lay::kStageDoubles;
+            nR = nL + Lay::kLDoubles;
+            nks = 0;
+          }
+          const bool more = ks + 1 < kSteps || kt + 1 < KT;  // (uniform)
+          if (more) fl.load(nL, nks % kSteps, 0, af[0]);
+          mma_step<kK16, 0, 2>(acc[3], af[1], bf);
+          if (ks + 1 == kSteps) {
+            if (kt + kS < KT) load_stage(done_stage, kt + kS);
+            cp_async_commit();
+          }
+          if (more) {
+            fr.load(nR, nks % kSteps, 0, bf[0]);
+            fr.load(nR, nks % kSteps, 1, bf[1]);
+          }
+          mma_step<kK16, 2, 4>(acc[3], af[1], bf);
+          if (more) {
+            fr.load(nR, nks % kSteps, 2, bf[2]);
+            fr.load(nR, nks % kSteps, 3, bf[3]);
+          }
+          sL = nL;
+          sR = nR;
+        }
+      }
+      cp_async_wait<0>();
+      __syncthreads();  // the next batch's prologue overwrites the stages
+    }
+
+    // Epilogue: acc[am][an][2e + f] is D(m0 + wm0 + 16 am + 2g + e, n0 + wn0 + 8 an + 2t + f).
+    // D = C: (e = 0, 1) are adjacent in a column; D = C^T: (f = 0, 1) are. 16-byte stores.
+    double* C = prm.C + z * prm.stride_c;
+    const bool use_ab = KT > 0;
+    const bool read_c = prm.beta != 0.0;
+#pragma unroll
+    for (int am = 0; am < 4; ++am) {
+      const long long i0 = m0 + wm0 + 16 * am + 2 * g;
+#pragma unroll
+      for (int an = 0; an < 4; ++an) {
+        const long long j0 = n0 + wn0 + 8 * an + 2 * t;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          // the pair: (i0, j0 + h), (i0 + 1, j0 + h) for C; (i0 + h, j0), (i0 + h, j0 + 1) for C^T
+          const long long ci = kSwap ? j0 : i0;            // C row of the pair's first
+          const long long cj = kSwap ? i0 + h : j0 + h;    // C column
+          const long long rows = kSwap ? prm.nk : prm.mk;  // C's m
+          const long long cols = kSwap ? prm.mk : prm.nk;  // C's n
+          if (ci >= rows || cj >= cols) continue;
+          const double x0 = kSwap ? acc[am][an][2 * h] : acc[am][an][h];
+          const double x1 = kSwap ? acc[am][an][2 * h + 1] : acc[am][an][2 + h];
+          double v0 = use_ab ? prm.alpha * x0 : 0.0;
+          double v1 = use_ab ? prm.alpha * x1 : 0.0;
+          double* out = C + cj * prm.ldc + ci;
+          if (ci + 1 < rows) {
+            if (read_c) {
+              const double2 c = *reinterpret_cast<const double2*>(out);
+              v0 = fma(prm.beta, c.x, v0);
+              v1 = fma(prm.beta, c.y, v1);
+            }
+            *reinterpret_cast<double2*>(out) = make_double2(v0, v1);
+          } else {
+            if (read_c) v0 = fma(prm.beta, *out, v0);
+            *out = v0;
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side.
+
+// Kernel arguments for config Cfg (the problem already passed can_implement).
+template <class Cfg>
+Params make_params(const GemmProblem& p, bool swap) {
+  Params r;
+  r.L = static_cast<const double*>(swap ? p.B : p.A);
+  r.R = static_cast<const double*>(swap ? p.A : p.B);
+  r.C = static_cast<double*>(p.C);
+  r.mk = swap ? p.n : p.m;
+  r.nk = swap ? p.m : p.n;
+  r.k = p.k;
+  r.ldl = swap ? p.ldb : p.lda;
+  r.ldr = swap ? p.lda : p.ldb;
+  r.ldc = p.ldc;
+  r.stride_l = swap ? p.stride_b : p.stride_a;
+  r.stride_r = swap ? p.stride_a : p.stride_b;
+  r.stride_c = p.stride_c;
+  r.batch = p.batch;
+  r.alpha = p.alpha;
+  r.beta = p.beta;
+  r.tiles_m = static_cast<int>(ceil_div(r.mk, Cfg::kBM));
+  r.tiles_n = static_cast<int>(ceil_div(r.nk, Cfg::kBN));
+  r.k_tiles = (p.k > 0 && p.alpha != 0.0) ? static_cast<int>(ceil_div(p.k, Cfg::kBK)) : 0;
+  return r;
+}
+
+// Raises the kernel's dynamic shared memory limit once per device (a function attribute, not an
+// allocation: legal during stream capture).
+template <class Kernel>
+gpuopt_status_t ensure_smem(Kernel kernel, int bytes, std::atomic<unsigned long long>& done,
+                            const char* fn) {
+  int dev = 0;
+  GPUOPT_TRY_CUDA(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  const unsigned long long bit = dev >= 0 && dev < 64 ? (1ull << dev) : 0;
+  if (bit && (done.load(std::memory_order_acquire) & bit)) return GPUOPT_SUCCESS;
+  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                  fn, "cudaFuncSetAttribute(f64_tensorcore kernel, max dynamic shared memory)");
+  if (bit) done.fetch_or(bit, std::memory_order_release);
+  return GPUOPT_SUCCESS;
+}
+
+template <class Cfg, bool kLK, bool kRK, bool kSwap, bool kK16>
+gpuopt_status_t run_kernel(const GemmProblem& p, const ExecEnv& env) {
+  constexpr int kSmem = Layout<Cfg, kLK, kRK>::kSmemBytes;
+  auto kernel = f64_mma_kernel<Cfg, kLK, kRK, kSwap, kK16>;
+  static std::atomic<unsigned long long> done{0};
+  GPUOPT_TRY(ensure_smem(kernel, kSmem, done, env.fn));
+  const Params prm = make_params<Cfg>(p, kSwap);
+  const long long tiles = static_cast<long long>(prm.tiles_m) * prm.tiles_n;
+  const dim3 grid(static_cast<unsigned>(tiles), 1,
+                  static_cast<unsigned>(prm.batch < 65535 ? prm.batch : 65535));
+  kernel<<<grid, Cfg::kThreads, kSmem, env.stream>>>(prm);
+  return check_launch(env.fn, "gemm f64_tensorcore kernel launch");
+}
+
+// Picks the instantiation for the problem's transposes.
+template <class Cfg, bool kK16>
+gpuopt_status_t launch_config(const GemmProblem& p, const ExecEnv& env) {
+  const bool ta = p.trans_a == GPUOPT_TRANS_T, tb = p.trans_b == GPUOPT_TRANS_T;
+  if (!ta && !tb) return run_kernel<Cfg, false, true, false, kK16>(p, env);  // NN
+  if (!ta && tb) return run_kernel<Cfg, false, false, false, kK16>(p, env);  // NT
+  if (ta && !tb) return run_kernel<Cfg, true, true, false, kK16>(p, env);    // TN
+  return run_kernel<Cfg, false, true, true, kK16>(p, env);                   // TT = (NN)^T
+}
+
+// The sm_90 instantiation (m16n8k16), in sm90_f64_mma_cpasync.cu.
+gpuopt_status_t launch_sm90(const GemmProblem& p, const ExecEnv& env);
+
+}  // namespace f64mma
+}  // namespace gpuopt

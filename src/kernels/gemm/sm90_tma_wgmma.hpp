@@ -1,0 +1,68 @@
+// sm90_tma_wgmma (sm_90a): the tile configuration, the kernel's runtime parameters, and the host
+// plan (tensor maps + parameters) shared by the launcher and the per-type instantiation files.
+// Design: docs/notes/gemm-sm90.md.
+#pragma once
+#include <cuda.h>
+
+#include "kernels/gemm/gemm.hpp"
+
+namespace gpuopt {
+namespace sm90 {
+
+constexpr int kThreads = 384;
+constexpr int kConsumers = 2;
+constexpr int kBlockM = 64 * kConsumers;  // wgmma M per tile: columns of C
+constexpr int kBlockN = 256;              // wgmma N per tile: rows of C
+constexpr int kRowBytes = 128;            // K bytes per tile row (one 128-byte swizzle span)
+constexpr int kStages = 4;
+constexpr int kTilePBytes = kBlockM * kRowBytes;  // 16 KiB
+constexpr int kTileQBytes = kBlockN * kRowBytes;  // 32 KiB
+constexpr int kStageBytes = kTilePBytes + kTileQBytes;
+constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + slack to align to 1024
+constexpr int kMmaPerStage = 4;                           // 4 x 32 bytes of K per stage
+constexpr int kGroupX = 16;  // tile order: groups of 16 column tiles, all row tiles of a group
+// CTAs of a cluster: consecutive column tiles sharing the Q tile (build-time knob for tuning).
+#ifndef GPUOPT_SM90_MAX_CLUSTER
+#define GPUOPT_SM90_MAX_CLUSTER 2
+#endif
+constexpr int kMaxCluster = GPUOPT_SM90_MAX_CLUSTER;
+constexpr int kProducerRegs = 40;
+constexpr int kConsumerRegs = 232;
+static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file");
+
+// Runtime parameters (the tensor maps travel beside them as __grid_constant__ parameters).
+// A unit is the work of one cluster: `cluster` consecutive column tiles of one row tile.
+struct Params {
+  int m, n;             // C is m x n (gpuopt terms)
+  int k_blocks;         // ceil(k / elements per 128 bytes)
+  int units_x;          // ceil(ceil(n / kBlockM) / cluster)
+  int tiles_y;          // ceil(m / kBlockN)
+  int units_per_batch;  // units_x * tiles_y
+  int total_units;      // units_per_batch * batch
+  float alpha, beta;
+  void* C;
+  long long ldc, stride_c;
+  int pair_store;  // 1 when two consecutive rows of C can be stored as one vector
+};
+
+// Everything a launch needs, built on the host without allocating (graph-capture safe).
+struct Plan {
+  CUtensorMap map_p;  // P = op(B)^T: wgmma A operand, rows over n
+  CUtensorMap map_q;  // Q = op(A): wgmma B operand, rows over m
+  Params params;
+  int grid = 0;
+  int cluster = 1;       // 1 or kMaxCluster (TMA multicast of the Q tile)
+  bool p_kmajor = true;  // trans_b == N
+  bool q_kmajor = true;  // trans_a == T
+};
+
+// Fills plan for p on dev; nullptr on success, else why the variant cannot run p.
+const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan);
+
+// Per-input-type launchers (one translation unit each, for build parallelism).
+gpuopt_status_t launch_bf16(const Plan& plan, const GemmProblem& p, const ExecEnv& env);
+gpuopt_status_t launch_f16(const Plan& plan, const GemmProblem& p, const ExecEnv& env);
+gpuopt_status_t launch_tf32(const Plan& plan, const GemmProblem& p, const ExecEnv& env);
+
+}  // namespace sm90
+}  // namespace gpuopt

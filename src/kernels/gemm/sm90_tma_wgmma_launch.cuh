@@ -1,0 +1,82 @@
+// sm90_tma_wgmma: the launch of one kernel instantiation (included by the per-type .cu files).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+
+#include "common/launch.hpp"
+#include "kernels/gemm/sm90_tma_wgmma.hpp"
+#include "kernels/gemm/sm90_tma_wgmma_kernel.cuh"
+#include "runtime/error.hpp"
+
+namespace gpuopt {
+namespace sm90 {
+
+// How many clusters of this kernel the device can hold at once (GPC packing can hold fewer than
+// sm_count / cluster), cached per device; 0 when unknown. Host-side query: capture-safe.
+template <class Kernel>
+int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> cache[kDevices];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kDevices) {
+    cudaGetLastError();
+    return 0;
+  }
+  int n = cache[dev].load(std::memory_order_relaxed);
+  if (n > 0) return n;
+  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  cache[dev].store(n, std::memory_order_relaxed);
+  return n;
+}
+
+template <class TIn, class TOut, bool kPK, bool kQK, int kCluster>
+gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
+  auto* kernel = gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster>;
+  // Host-side attribute, no stream work: fine during graph capture.
+  GPUOPT_TRY_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
+      "gemm sm90_tma_wgmma: raising the shared-memory limit");
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = kSmemBytes;
+  cfg.stream = env.stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  // Persistent CTAs must all be resident: a cluster left waiting would start only after a whole
+  // resident cluster's share of the work.
+  const int resident = max_active_clusters(kernel, cfg);
+  if (resident > 0 && plan.grid > resident * kCluster)
+    cfg.gridDim = dim3(static_cast<unsigned>(resident * kCluster));
+  GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, plan.params), env.fn,
+                  "gemm sm90_tma_wgmma kernel launch");
+  return check_launch(env.fn, "gemm sm90_tma_wgmma kernel launch");
+}
+
+template <class TIn, class TOut, bool kPK, bool kQK>
+gpuopt_status_t launch_one(const Plan& plan, const ExecEnv& env) {
+  return plan.cluster > 1 ? launch_cluster<TIn, TOut, kPK, kQK, kMaxCluster>(plan, env)
+                          : launch_cluster<TIn, TOut, kPK, kQK, 1>(plan, env);
+}
+
+// The four operand majorities of one (TIn, TOut).
+template <class TIn, class TOut>
+gpuopt_status_t launch_majors(const Plan& plan, const ExecEnv& env) {
+  if (plan.p_kmajor)
+    return plan.q_kmajor ? launch_one<TIn, TOut, true, true>(plan, env)
+                         : launch_one<TIn, TOut, true, false>(plan, env);
+  return plan.q_kmajor ? launch_one<TIn, TOut, false, true>(plan, env)
+                       : launch_one<TIn, TOut, false, false>(plan, env);
+}
+
+}  // namespace sm90
+}  // namespace gpuopt

@@ -1,0 +1,121 @@
+// The reduce variant table and its dispatch rule (see reduce.hpp).
+#include <cstdint>
+
+#include "kernels/reduce/reduce.hpp"
+#include "runtime/error.hpp"
+
+namespace gpuopt {
+namespace {
+
+constexpr unsigned kTextbookTypes =
+    dtype_bit(GPUOPT_DTYPE_I32) | dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
+constexpr unsigned kAllTypes = kTextbookTypes | dtype_bit(GPUOPT_DTYPE_I64) |
+                               dtype_bit(GPUOPT_DTYPE_U32) | dtype_bit(GPUOPT_DTYPE_BF16) |
+                               dtype_bit(GPUOPT_DTYPE_F16);
+
+const char* can_one_per_thread(const ReduceProblem& p, const DeviceDesc&) {
+  return textbook_can(p, TextbookShape{512, 1});
+}
+const char* can_eight_per_thread(const ReduceProblem& p, const DeviceDesc&) {
+  return textbook_can(p, TextbookShape{512, 8});
+}
+const char* can_complete_unroll(const ReduceProblem& p, const DeviceDesc&) {
+  return textbook_can(p, TextbookShape{complete_unroll_threads(p.n), 8});
+}
+
+const char* can_cub(const ReduceProblem& p, const DeviceDesc& dev) {
+  if ((p.op == GPUOPT_REDUCE_ARGMIN || p.op == GPUOPT_REDUCE_ARGMAX) &&
+      p.num_segments > static_cast<std::int64_t>(reduce_ws::kPartialABytes / 16))
+    return "cub argmin/argmax stage (value, index) pairs in the stream workspace: at most 262144 "
+           "segments";
+  // cub::DeviceReduce keeps one accumulator per block of a grid of at most ~40 blocks per SM.
+  if (static_cast<std::size_t>(dev.sm_count) * 40 * 16 + 4096 > reduce_ws::kCubBytes)
+    return "cub temp storage for this many SMs may exceed the stream workspace's CUB region";
+  return nullptr;
+}
+
+// Textbook rungs rank by their place on the ladder, below everything else; cub below the own
+// fast rungs; sm90_cluster above warp_shuffle_vec where segments must be split over 2-8 CTAs.
+int pref_neighbored(const ReduceProblem&, const DeviceDesc&) { return 1; }
+int pref_interleaved(const ReduceProblem&, const DeviceDesc&) { return 2; }
+int pref_unroll8(const ReduceProblem&, const DeviceDesc&) { return 3; }
+int pref_unroll8_warp(const ReduceProblem&, const DeviceDesc&) { return 4; }
+int pref_complete_unroll(const ReduceProblem&, const DeviceDesc&) { return 5; }
+int pref_cub(const ReduceProblem&, const DeviceDesc&) { return 10; }
+int pref_warp_shuffle_vec(const ReduceProblem&, const DeviceDesc&) { return 30; }
+int pref_sm90_cluster(const ReduceProblem& p, const DeviceDesc&) {
+  if (!p.segmented()) return 20;
+  const ReducePlan plan = reduce_plan(p);
+  return !plan.warp_per_segment && plan.splits > 1 && plan.splits <= 8 ? 40 : 20;
+}
+
+const Variant<ReduceProblem> kTable[] = {
+    {{"neighbored", "shared-memory tree over neighbouring pairs (divergent warps), 1 element per "
+                    "thread, one pass per 512 elements",
+      0, 0, false, kTextbookTypes},
+     can_one_per_thread,
+     pref_neighbored,
+     reduce_launch_neighbored},
+    {{"interleaved", "shared-memory tree with halving strides (packed active threads), 1 element "
+                     "per thread",
+      0, 0, false, kTextbookTypes},
+     can_one_per_thread,
+     pref_interleaved,
+     reduce_launch_interleaved},
+    {{"unroll8", "each block first adds 8 blocks' worth (8 loads in flight per thread), then the "
+                 "interleaved tree",
+      0, 0, false, kTextbookTypes},
+     can_eight_per_thread,
+     pref_unroll8,
+     reduce_launch_unroll8},
+    {{"unroll8_warp", "unroll8 with the last warp finished by shuffles (no barriers)", 0, 0, false,
+      kTextbookTypes},
+     can_eight_per_thread,
+     pref_unroll8_warp,
+     reduce_launch_unroll8_warp},
+    {{"complete_unroll", "unroll8_warp with the block size a template parameter: the whole tree "
+                         "unrolled, a switch over block sizes at launch",
+      0, 0, false, kTextbookTypes},
+     can_complete_unroll,
+     pref_complete_unroll,
+     reduce_launch_complete_unroll},
+    {{"warp_shuffle_vec", "16-byte loads, 4 in flight per thread, warp-shuffle trees; segments "
+                          "split over blocks with a last-block-done pass in index order",
+      0, 0, false, kAllTypes},
+     nullptr,
+     pref_warp_shuffle_vec,
+     reduce_launch_warp_shuffle_vec},
+    {{"sm90_cluster", "a thread-block cluster per segment, CTA partials combined through "
+                      "distributed shared memory in one launch",
+      90, 0, false, kAllTypes},
+     nullptr,
+     pref_sm90_cluster,
+     reduce_launch_sm90_cluster},
+    {{"cub", "cub::DeviceReduce / cub::DeviceSegmentedReduce (vendor)", 0, 0, true, kAllTypes},
+     can_cub,
+     pref_cub,
+     reduce_launch_cub},
+};
+
+}  // namespace
+
+gpuopt_status_t reduce_launch_cub(const ReduceProblem& p, const ExecEnv& env) {
+  switch (p.op) {
+    case GPUOPT_REDUCE_SUM:
+      return reduce_launch_cub_sum(p, env);
+    case GPUOPT_REDUCE_MIN:
+    case GPUOPT_REDUCE_MAX:
+      return reduce_launch_cub_minmax(p, env);
+    case GPUOPT_REDUCE_ARGMIN:
+    case GPUOPT_REDUCE_ARGMAX:
+      return reduce_launch_cub_arg(p, env);
+  }
+  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "reduce cub: unexpected op %d", static_cast<int>(p.op));
+}
+
+const Variant<ReduceProblem>* reduce_variants(int* count) {
+  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
+  return kTable;
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,247 @@
+// Every gemm variant, forced by name, and automatic dispatch, on every type configuration (f64,
+// f32, tf32, bf16 -> f32 / bf16, f16 -> f32 / f16) against the CPU reference: squares, odd and
+// large sampled shapes, skinny (k = 1, m = 1, n = 1), k = 0, all four transposes with leading
+// dimensions past the rows (odd and 16-byte aligned), misaligned pointers, alpha/beta with
+// beta = 0 over a NaN-poisoned C, strided batches (gaps between matrices, broadcast A).
+// A variant may refuse a case it cannot do (GPUOPT_ERROR_UNSUPPORTED, C untouched); automatic
+// dispatch must run every case, and the portable rungs and the vendor must run every case of the
+// types they list.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gemm_harness.hpp"
+#include "gpu_fixture.hpp"
+
+namespace {
+
+using gput::GemmCase;
+using gput::GemmData;
+using gput::GemmTypeConfig;
+using gput::round8;
+
+GemmCase make(const char* label, gpuopt_transpose_t ta, gpuopt_transpose_t tb, std::int64_t m,
+              std::int64_t n, std::int64_t k, double alpha, double beta) {
+  GemmCase c;
+  c.label = label;
+  c.ta = ta;
+  c.tb = tb;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.alpha = alpha;
+  c.beta = beta;
+  return c;
+}
+
+// Rows of A and B as stored.
+std::int64_t rows_a(const GemmCase& c) { return c.ta == GPUOPT_TRANS_N ? c.m : c.k; }
+std::int64_t rows_b(const GemmCase& c) { return c.tb == GPUOPT_TRANS_N ? c.k : c.n; }
+std::int64_t cols_a(const GemmCase& c) { return c.ta == GPUOPT_TRANS_N ? c.k : c.m; }
+std::int64_t cols_b(const GemmCase& c) { return c.tb == GPUOPT_TRANS_N ? c.n : c.k; }
+
+// Leading dimensions rows + extra (extra 0: rounded up to 8 elements, 16-byte columns).
+GemmCase with_ld(GemmCase c, std::int64_t extra_a, std::int64_t extra_b, std::int64_t extra_c) {
+  c.lda = extra_a ? rows_a(c) + extra_a : round8(rows_a(c));
+  c.ldb = extra_b ? rows_b(c) + extra_b : round8(rows_b(c));
+  c.ldc = extra_c ? c.m + extra_c : round8(c.m);
+  return c;
+}
+
+const gpuopt_transpose_t N = GPUOPT_TRANS_N, T = GPUOPT_TRANS_T;
+
+std::vector<GemmCase> sweep_cases() {
+  std::vector<GemmCase> v;
+  // Squares.
+  v.push_back(make("square 64", N, N, 64, 64, 64, 1.0, 0.0));
+  v.push_back(make("square 128", N, N, 128, 128, 128, -0.5, 0.75));
+  v.push_back(make("square 256", N, N, 256, 256, 256, 1.25, 1.0));
+  // Odd and large (sampled reference).
+  v.push_back(make("odd", N, N, 67, 45, 29, 0.75, -1.25));
+  v.push_back(make("one element", N, N, 1, 1, 1, -1.25, 0.5));
+  GemmCase big = with_ld(make("1000x777x333", N, N, 1000, 777, 333, 0.5, -0.75), 0, 0, 0);
+  big.sampled = true;
+  v.push_back(big);
+  GemmCase tall = with_ld(make("4097x65x129", T, N, 4097, 65, 129, 1.0, 0.0), 0, 0, 0);
+  tall.sampled = true;
+  v.push_back(tall);
+  // Skinny.
+  v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
+  v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));
+  v.push_back(make("n = 1", N, T, 96, 1, 77, 0.5, 1.0));
+  // k = 0: C = beta * C (and = 0 over a poisoned C).
+  v.push_back(make("k = 0", N, N, 33, 17, 0, 1.0, 0.75));
+  v.push_back(make("k = 0, beta = 0", T, T, 33, 17, 0, 1.0, 0.0));
+  // All four transposes: odd leading dimensions (+3, +17), and 16-byte aligned ones with sizes
+  // that are not multiples of the vector width or of any tile.
+  int i = 0;
+  for (gpuopt_transpose_t ta : {N, T}) {
+    for (gpuopt_transpose_t tb : {N, T}) {
+      const double beta = (i++ % 2) ? 0.0 : -0.5;
+      v.push_back(with_ld(make("ld +3/+17/+3", ta, tb, 67, 45, 29, 1.25, beta), 3, 17, 3));
+      v.push_back(with_ld(make("aligned ld", ta, tb, 130, 129, 67, -1.0, 0.5 - beta), 0, 0, 17));
+    }
+  }
+  // Misaligned pointers (one element past a 256-byte boundary) and odd leading dimensions.
+  GemmCase mis = with_ld(make("misaligned", N, T, 64, 64, 64, 0.75, 0.25), 1, 3, 5);
+  mis.a_off = 1;
+  mis.b_off = 3;
+  mis.c_off = 1;
+  v.push_back(mis);
+  // Strided batches: gaps between the matrices; 16-byte aligned; A broadcast (stride 0).
+  GemmCase b7 = with_ld(make("batch 7", T, N, 33, 17, 21, 0.5, 0.5), 3, 0, 1);
+  b7.batch = 7;
+  b7.stride_a = b7.lda * cols_a(b7) + 5;
+  b7.stride_b = b7.ldb * cols_b(b7) + 11;
+  b7.stride_c = b7.ldc * b7.n + 7;
+  v.push_back(b7);
+  GemmCase b5 = with_ld(make("batch 5 aligned", N, T, 40, 24, 16, -1.25, 0.0), 0, 0, 0);
+  b5.batch = 5;
+  b5.stride_a = b5.lda * cols_a(b5) + 8;
+  b5.stride_b = b5.ldb * cols_b(b5) + 16;
+  b5.stride_c = b5.ldc * b5.n + 24;
+  v.push_back(b5);
+  GemmCase b3 = with_ld(make("batch 3, A broadcast", N, N, 48, 32, 24, 1.0, 1.25), 0, 0, 0);
+  b3.batch = 3;
+  b3.stride_a = 0;
+  b3.stride_b = b3.ldb * cols_b(b3) + 8;
+  b3.stride_c = b3.ldc * b3.n;
+  v.push_back(b3);
+  return v;
+}
+
+struct Tally {
+  int ran = 0, refused = 0;
+};
+
+class GemmSweep : public gput::GpuTest, public ::testing::WithParamInterface<std::size_t> {
+ protected:
+  // Runs d with variant v forced ("auto": automatic dispatch); records the outcome in tally.
+  void run_one(const GemmData& d, const std::string& v, Tally* tally) {
+    SCOPED_TRACE("variant " + v);
+    const bool is_auto = v == "auto";
+    ASSERT_GPUOPT_OK(
+        gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, is_auto ? nullptr : v.c_str()));
+    ASSERT_EQ(d.reset_c(), cudaSuccess);
+    const gpuopt_status_t st = d.run(ctx_, stream_);
+    if (st == GPUOPT_ERROR_UNSUPPORTED) {
+      const std::string msg = gput::last_message();
+      EXPECT_FALSE(is_auto) << "automatic dispatch found no variant: " << msg;
+      EXPECT_FALSE(gput::gemm_must_accept(v, d.config())) << v << " refused: " << msg;
+      EXPECT_NE(msg.find("gpuopt_gemm"), std::string::npos) << msg;
+      ++tally->refused;
+      sync();
+      EXPECT_TRUE(d.check_unchanged());
+      return;
+    }
+    ASSERT_GPUOPT_OK(st);
+    sync();
+    EXPECT_TRUE(d.check()) << "variant "
+                           << (is_auto ? "auto -> " + gput::last_gemm_variant(ctx_) : v);
+    if (!is_auto) {
+      EXPECT_EQ(gput::last_gemm_variant(ctx_), v);
+    }
+    ++tally->ran;
+  }
+};
+
+TEST_P(GemmSweep, EveryVariantEveryShape) {
+  const GemmTypeConfig& cfg = gput::gemm_type_configs()[GetParam()];
+  std::vector<std::string> names;
+  for (const gput::GemmVariant& v : gput::gemm_variant_list(ctx_)) {
+    if (v.available) {
+      names.push_back(v.name);
+    } else {
+      EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED,
+                    gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, v.name.c_str()));
+    }
+  }
+  ASSERT_FALSE(names.empty());
+  names.push_back("auto");
+  std::map<std::string, Tally> tally;
+  std::map<std::string, int> auto_picks;
+  for (const GemmCase& c : sweep_cases()) {
+    SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
+    GemmData d(cfg, c, rng_);
+    ASSERT_TRUE(d.ok());
+    for (const std::string& v : names) {
+      run_one(d, v, &tally[v]);
+      if (HasFatalFailure()) return;
+      if (v == "auto") ++auto_picks[gput::last_gemm_variant(ctx_)];
+    }
+  }
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
+  std::string summary;
+  for (const std::string& v : names) {
+    summary += " " + v + " " + std::to_string(tally[v].ran) + "/" +
+               std::to_string(tally[v].ran + tally[v].refused);
+  }
+  std::string picks;
+  for (const auto& p : auto_picks) picks += " " + p.first + " x" + std::to_string(p.second);
+  std::printf("[   NOTE   ] %s cases run per variant:%s; auto chose:%s\n", cfg.name,
+              summary.c_str(), picks.c_str());
+  EXPECT_EQ(tally["auto"].refused, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, GemmSweep,
+                         ::testing::Range<std::size_t>(0, gput::gemm_type_configs().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           return std::string(gput::gemm_type_configs()[info.param].name);
+                         });
+
+class GemmVariants : public gput::GpuTest {};
+
+// Every variant the device can run runs at least one type configuration (an aligned 96x64x48
+// problem) correctly, and automatic dispatch runs all of them.
+TEST_F(GemmVariants, EachRunsSomeTypeAndAutoRunsAll) {
+  for (const gput::GemmVariant& v : gput::gemm_variant_list(ctx_)) {
+    if (!v.available) {
+      std::printf("[   NOTE   ] gemm variant %s is not available on this device\n", v.name.c_str());
+      continue;
+    }
+    SCOPED_TRACE("variant " + v.name);
+    int ran = 0;
+    for (const GemmTypeConfig& cfg : gput::gemm_type_configs()) {
+      SCOPED_TRACE(cfg.name);
+      GemmData d(cfg, with_ld(make("aligned", N, N, 96, 64, 48, 1.25, -0.5), 0, 0, 0), rng_);
+      ASSERT_TRUE(d.ok());
+      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, v.name.c_str()));
+      const gpuopt_status_t st = d.run(ctx_, stream_);
+      if (st == GPUOPT_ERROR_UNSUPPORTED) continue;
+      ASSERT_GPUOPT_OK(st);
+      sync();
+      EXPECT_TRUE(d.check());
+      EXPECT_NE(v.dtype_mask & (1u << cfg.ab), 0u) << "ran a type its dtype_mask lacks";
+      ++ran;
+    }
+    EXPECT_GE(ran, 1) << v.name << " refused every type configuration";
+  }
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
+  for (const GemmTypeConfig& cfg : gput::gemm_type_configs()) {
+    SCOPED_TRACE(cfg.name);
+    GemmData d(cfg, make("auto", T, T, 100, 50, 70, 0.5, 0.25), rng_);
+    ASSERT_TRUE(d.ok());
+    ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d.check()) << "auto -> " << gput::last_gemm_variant(ctx_);
+  }
+}
+
+// GPUOPT_ERROR_NOT_FOUND for an unknown variant name; the forced variant is reported back.
+TEST_F(GemmVariants, ForcingByName) {
+  EXPECT_STATUS(GPUOPT_ERROR_NOT_FOUND,
+                gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "no_such_gemm"));
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "naive"));
+  const char* name = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_context_get_variant(ctx_, GPUOPT_OP_GEMM, &name));
+  EXPECT_STREQ(name, "naive");
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
+  ASSERT_GPUOPT_OK(gpuopt_context_get_variant(ctx_, GPUOPT_OP_GEMM, &name));
+  EXPECT_STREQ(name, "auto");
+}
+
+}  // namespace
