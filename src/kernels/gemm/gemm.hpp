@@ -2,9 +2,8 @@
 //
 // Dispatch rule: among the variants whose dtype, architecture and can_implement accept the
 // problem, the highest preference wins. Preferences follow the measured ladder
-// (docs/notes/gemm.md): the arch-specific tensor-core rungs first, then the portable tiled rungs
-// from the highest down; cublas stays below every own rung that can run the problem and above
-// the textbook rungs, so a problem no fast rung can take goes to the vendor, not to naive.
+// (docs/notes/gemm.md): the own rungs rank from the textbook rung up to the arch-specific tensor
+// core rungs, and cublas ranks above any own rung that measured slower than it in the bench.
 #pragma once
 #include <cstdint>
 
