@@ -372,8 +372,11 @@ GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t
 /**
  * y[i * incy] = alpha * x[i * incx] + y[i * incy] for 0 <= i < n, enqueued on @p stream.
  *
- * @param dtype ::GPUOPT_DTYPE_F32 or ::GPUOPT_DTYPE_F64 (alpha is converted to the dtype).
- * @param n     number of elements, >= 0 (0 is a no-op).
+ * @param ctx    the context; x and y must be memory its device can access.
+ * @param stream where the work is enqueued (a stream of @p ctx).
+ * @param dtype  ::GPUOPT_DTYPE_F32 or ::GPUOPT_DTYPE_F64.
+ * @param n      number of elements, >= 0 (0 is a no-op).
+ * @param alpha  the scale of x, converted to @p dtype.
  * @param x,y   device-accessible pointers of the context's device covering
  *              1 + (n - 1) * inc elements; x may equal y.
  * @param incx,incy strides in elements, >= 1.
@@ -533,9 +536,12 @@ typedef struct gpuopt_reduce_desc_t {
  * workspace: do not run it concurrently with other reductions on that stream or with another
  * launch of a graph captured on the same stream.
  *
- * @param in  device pointer covering the input (may be NULL when it spans no element), aligned
- *            to its element size; must not overlap @p out.
- * @param out device pointer to the results (see the table), aligned to the result size.
+ * @param ctx    the context; in, out and desc->offsets must be memory its device can access.
+ * @param stream where the work is enqueued (a stream of @p ctx; its workspace is used).
+ * @param desc   the problem (see ::gpuopt_reduce_desc_t).
+ * @param in     device pointer covering the input (may be NULL when it spans no element),
+ *               aligned to its element size; must not overlap @p out.
+ * @param out    device pointer to the results (see the table), aligned to the result size.
  *
  * Variants (gpuopt_variant_count() with ::GPUOPT_OP_REDUCE): the textbook ladder `neighbored`,
  * `interleaved`, `unroll8`, `unroll8_warp`, `complete_unroll` (SUM of i32, f32 and f64, one

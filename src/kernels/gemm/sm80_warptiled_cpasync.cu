@@ -1,23 +1,33 @@
-// gemm warptiled_cpasync (sm_80+): warp tiles and a multistage cp.async pipeline, SIMT FMA.
-// f32: 128x128x8 block tiles, 128 threads = 2x2 warps of 64x64, each thread an 8x16 sub-tile in
-// chunks of 4x4 spread over the warp tile (a warp's fragment loads are then a few 64-128-byte
-// lines: no bank conflicts), 4 stages. f64: 64x128x8 block tiles, 2x2 warps of 32x64, 8x8 per
-// thread (chunks of 2x2), 3 stages. The shape of cuBLAS's own SIMT kernels: few warps, a large
-// register tile (128 / 64 accumulators per thread, ~210-230 registers, 2 blocks per SM), so each
-// shared-memory vector load feeds 16-32 FMAs.
-// Global -> shared copies are cp.async: 16-byte cp.async.cg along the operand's contiguous
-// dimension when that is m or n (A with trans N, B with trans T), else one element per copy
-// (cp.async.ca, 4 or 8 bytes) placed transposed, lanes along k in 32-byte sectors; out-of-bounds
-// elements are zero-filled through the src-size operand, so tails need no branches. Shared tiles
-// are [kk][mn] with rows padded by 4 elements (conflict-free transposed stores, 16-byte aligned
-// rows). Tile kt + STAGES - 1 is in flight while tile kt is computed; every thread commits one
-// group per iteration (possibly empty, never in divergent code), then wait_group(STAGES - 2) and
-// __syncthreads before a stage is read. Tiles are visited in groups of 8 tile rows for L2 reuse.
-// Over register_blocked: loads overlap compute (no load -> sync -> compute stall per k-tile), and
-// twice the FMAs per shared-memory load. Needs A, B, C, leading dimensions and batch strides
-// 16-byte aligned (can_implement refuses otherwise; auto dispatch then takes register_blocked).
-// Exact f32 / f64, every transpose, tails by predication, batches along grid.z.
-// Tuning knobs: WtCfg below. Figure: to be measured.
+// gemm warptiled_cpasync (sm_80+): warp tiles and a multistage pipeline, SIMT FMA.
+// f32: BK = 16, 3 stages, warps of 64x64, each thread an 8x16 sub-tile in chunks of 4x4 spread
+// over the warp tile (a warp's fragment loads are then a few 64-128-byte lines: no bank
+// conflicts). Layout NT (both operands MN-contiguous): 128x128 block tiles, 128 threads = 2x2
+// warps, 2 blocks/SM. Any K-contiguous operand (NN, TN, TT): 128x256 tiles, 256 threads = 2x4
+// warps, 1 block/SM. f64: 64x128x8 block tiles, 2x2 warps of 32x64, 8x8 per thread (chunks of
+// 2x2), 3 stages. The shape of cuBLAS's own SIMT kernels: 8 warps per SM, a large register tile
+// (128 / 64 accumulators per thread, ~220-254 registers), so each shared-memory vector load
+// feeds 16-32 FMAs.
+// Global -> shared: MN-contiguous operands (A with trans N, B with trans T) by 16-byte
+// cp.async.cg, zero-filled through the src-size operand. K-contiguous f32 operands through
+// registers: 16-byte loads along k (lane pairs cover whole 32-byte sectors), stored after the
+// compute of the current tile, transposed as 8-byte vectors of two mn rows (this replaced
+// one-element cp.async.ca copies: +5-15% on NN/TN/TT); tails read element by element or zero.
+// f64 keeps one-element cp.async copies for K-contiguous operands. Shared tiles are [kk][mn]
+// with rows padded by 4 elements (16-byte aligned rows). Tile kt + STAGES - 1 is in flight while
+// tile kt is computed; every thread commits one group per iteration (possibly empty, never in
+// divergent code), then wait_group(STAGES - 2) and __syncthreads before a stage is read; the
+// register-staged tile goes to the stage read in iteration kt - 1, free after that barrier.
+// Tiles are visited in groups of 8 tile rows for L2 reuse. Needs A, B, C, leading dimensions
+// and batch strides 16-byte aligned (can_implement refuses otherwise; auto dispatch then takes
+// register_blocked). Exact f32 / f64, every transpose, tails by predication, batches along
+// grid.z.
+// Measured (H200, harness beside cublasGemmEx 32F_PEDANTIC, same process, medians of 10): f32
+// 4096^3 NN 48.0 TFLOP/s (0.94 of cuBLAS), NT 0.93, TN 0.94, TT 0.99; 8192^3 NN 48.5 (0.95);
+// 8192x8192x1024 0.94; batched 512 x 256^3 0.93 (docs/notes/gemm-sgemm.md, tuning log).
+// Tuning knobs: WtCfg / WtPick below.
+#include <cstddef>
+#include <type_traits>
+
 #include "common/launch.hpp"
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/gemm/gemm_tile_io.cuh"
@@ -29,25 +39,46 @@ using gemm_io::GemmArgs;
 using gemm_io::i64;
 using gemm_io::kVecWidth;
 
+// kRegK / kRegMN: K- / MN-contiguous operands go through registers (16-byte global loads,
+// stored after the compute; K-contiguous ones transposed as kRegRows-element vectors) instead
+// of cp.async. WtCfg<T> serves every layout of T unless WtPick below says otherwise.
 template <class T>
 struct WtCfg;
 template <>
-struct WtCfg<float> {
-  static constexpr int kBM = 128, kBN = 128, kBK = 8;
+struct WtCfg<float> {  // f32, both operands MN-contiguous (A N, B T)
+  static constexpr int kBM = 128, kBN = 128, kBK = 16;
   static constexpr int kWM = 64, kWN = 64, kTM = 8, kTN = 16;
-  static constexpr int kStages = 4, kMinBlocks = 2;
+  static constexpr int kStages = 3, kMinBlocks = 2;
+  static constexpr bool kRegK = true, kRegMN = false;
+  static constexpr int kRegRows = 2;
+};
+struct WtCfgF32Wide : WtCfg<float> {  // f32 with a K-contiguous operand: 2x4 warps, 1 block/SM
+  static constexpr int kBN = 256, kMinBlocks = 1;
 };
 template <>
 struct WtCfg<double> {
   static constexpr int kBM = 64, kBN = 128, kBK = 8;
   static constexpr int kWM = 32, kWN = 64, kTM = 8, kTN = 8;
   static constexpr int kStages = 3, kMinBlocks = 2;
+  static constexpr bool kRegK = false, kRegMN = false;
+  static constexpr int kRegRows = 1;
+};
+
+// The configuration of one element type and operand layout pair (kAK: A K-contiguous, i.e.
+// trans_a T; kBK: B K-contiguous, i.e. trans_b N).
+template <class T, bool kAK, bool kBK>
+struct WtPick {
+  using type = WtCfg<T>;
+};
+template <bool kAK, bool kBK>
+struct WtPick<float, kAK, kBK> {
+  using type = std::conditional_t<kAK || kBK, WtCfgF32Wide, WtCfg<float>>;
 };
 
 // Derived shape of a configuration.
-template <class T>
-struct WtShape : WtCfg<T> {
-  using Cfg = WtCfg<T>;
+template <class T, class Cfg_ = WtCfg<T>>
+struct WtShape : Cfg_ {
+  using Cfg = Cfg_;
   static constexpr int kW = kVecWidth<T>;
   static constexpr int kWarpsM = Cfg::kBM / Cfg::kWM, kWarpsN = Cfg::kBN / Cfg::kWN;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
@@ -61,12 +92,16 @@ struct WtShape : WtCfg<T> {
   static_assert(Cfg::kStages >= 2, "a pipeline needs two stages");
 };
 
-template <class T, int BMN, int BK, int THREADS, int LDS, bool kKContig>
+// Operand loaders: load(stage, safe) starts the next k-tile's copy into stage, store(stage)
+// finishes it (register-staged loader only; called after the compute of the current tile).
+enum LoadMode { kLoadMnAsync, kLoadKAsync, kLoadKRegs, kLoadMnRegs };
+
+template <class T, int BMN, int BK, int THREADS, int LDS, int kMode, int kP>
 struct AsyncLoader;
 
 // MN-contiguous operand: 16-byte copies along mn; bytes past the operand are zero-filled.
-template <class T, int BMN, int BK, int THREADS, int LDS>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, false> {
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP> {
   static constexpr int kW = kVecWidth<T>;
   static constexpr int kVpr = BMN / kW;          // vectors per k row
   static constexpr int kKStep = THREADS / kVpr;  // k rows per pass of the block
@@ -101,12 +136,13 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, false> {
     ptr += BK * ld;
     k_left -= BK;
   }
+  __device__ __forceinline__ void store(T*) {}
 };
 
 // K-contiguous operand: one element per copy, lanes along kk in 32-byte sectors (KG elements),
 // written transposed into [kk][mn]; zero-filled outside the operand.
-template <class T, int BMN, int BK, int THREADS, int LDS>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, true> {
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKAsync, kP> {
   static constexpr int kKG = 32 / static_cast<int>(sizeof(T));  // k elements per lane group
   static constexpr int kRP = THREADS / kKG;                     // mn rows per pass
   static constexpr int kIters = BK * BMN / THREADS;
@@ -145,15 +181,150 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, true> {
     ptr += BK;
     k_left -= BK;
   }
+  __device__ __forceinline__ void store(T*) {}
 };
 
-template <class T, bool kAK, bool kBK>
-__global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
+// K-contiguous operand through registers: each thread loads 16-byte vectors along kk (W
+// elements) of P consecutive mn rows, lanes along kk first (whole 32-byte sectors per lane
+// pair), and after the compute stores them transposed as W vectors of P elements along mn.
+// Outside the operand: zeros (a partial vector at the k tail is read element by element).
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegs, kP> {
+  static constexpr int W = kVecWidth<T>;
+  static constexpr int kKV = BK / W;                            // vectors along kk per row
+  static constexpr int P = kP * THREADS <= BMN * kKV ? kP : 1;  // rows per thread
+  static constexpr int kRowsPass = THREADS / kKV * P;           // mn rows per pass of the block
+  static constexpr int kPasses = BMN / kRowsPass;
+  static_assert(BK % W == 0 && THREADS % kKV == 0 && BMN % kRowsPass == 0, "whole passes");
+  static_assert(kPasses * P <= 32, "row mask bits");
+  static_assert(P == 1 || P * sizeof(T) == 8 || P * sizeof(T) == 16, "store width");
+
+  const T* ptr;  // X(mn0 + mn_t, k0 + kk_t) of the next tile
+  i64 ld;
+  i64 k_left;       // k_ext - (k0 + kk_t) of the next tile
+  unsigned row_ok;  // bit pass * P + p: row mn_t + pass * kRowsPass + p is inside
+  int soff;         // kk_t * LDS + mn_t
+  T v[kPasses][P][W];
+
+  __device__ __forceinline__ void init(const T* X, i64 ld_, i64 mn0, i64 mn_ext, i64 k_ext,
+                                       int tid) {
+    const int kk_t = (tid % kKV) * W, mn_t = (tid / kKV) * P;
+    row_ok = 0;
+#pragma unroll
+    for (int r = 0; r < kPasses; ++r) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        if (mn0 + mn_t + r * kRowsPass + p < mn_ext) row_ok |= 1u << (r * P + p);
+      }
+    }
+    ld = ld_;
+    ptr = X + kk_t + (mn0 + mn_t) * ld_;
+    k_left = k_ext - kk_t;
+    soff = kk_t * LDS + mn_t;
+  }
+
+  __device__ __forceinline__ void load(T*, const T*) {
+#pragma unroll
+    for (int r = 0; r < kPasses; ++r) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const T* src = ptr + (r * kRowsPass + p) * ld;
+        const bool ok = (row_ok >> (r * P + p)) & 1u;
+        if (ok && k_left >= W) {
+          gemm_io::ld_vec(v[r][p], src);
+        } else {
+#pragma unroll
+          for (int w = 0; w < W; ++w) v[r][p][w] = ok && k_left > w ? src[w] : T(0);
+        }
+      }
+    }
+    ptr += BK;
+    k_left -= BK;
+  }
+
+  __device__ __forceinline__ void store(T* stage) {
+#pragma unroll
+    for (int r = 0; r < kPasses; ++r) {
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        T* dst = stage + soff + w * LDS + r * kRowsPass;
+        if constexpr (P * sizeof(T) == 16) {
+          T e[P];
+#pragma unroll
+          for (int p = 0; p < P; ++p) e[p] = v[r][p][w];
+          gemm_io::st_vec(dst, e);
+        } else if constexpr (P * sizeof(T) == 8) {
+          *reinterpret_cast<float2*>(dst) = make_float2(v[r][0][w], v[r][1][w]);
+        } else {
+          *dst = v[r][0][w];
+        }
+      }
+    }
+  }
+};
+
+// MN-contiguous operand through registers: the same 16-byte vectors as the cp.async loader,
+// loaded into registers and stored unchanged after the compute.
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnRegs, kP> {
+  static constexpr int W = kVecWidth<T>;
+  static constexpr int kVpr = BMN / W;           // vectors per k row
+  static constexpr int kKStep = THREADS / kVpr;  // k rows per pass of the block
+  static constexpr int kIters = BK / kKStep;
+  static_assert(THREADS % kVpr == 0 && BK % kKStep == 0, "whole passes");
+
+  const T* ptr;  // X(mn0 + mn_t, k0 + kk_t) of the next tile
+  i64 ld;
+  i64 k_left;  // k_ext - (k0 + kk_t) of the next tile
+  int mn_n;    // elements of the thread's vector inside the operand (0..W)
+  int soff;    // kk_t * LDS + mn_t
+  T v[kIters][W];
+
+  __device__ __forceinline__ void init(const T* X, i64 ld_, i64 mn0, i64 mn_ext, i64 k_ext,
+                                       int tid) {
+    const int mn_t = (tid % kVpr) * W, kk_t = tid / kVpr;
+    const i64 rem = mn_ext - (mn0 + mn_t);
+    mn_n = rem >= W ? W : rem > 0 ? static_cast<int>(rem) : 0;
+    ld = ld_;
+    ptr = X + (mn0 + mn_t) + kk_t * ld_;
+    k_left = k_ext - kk_t;
+    soff = kk_t * LDS + mn_t;
+  }
+
+  __device__ __forceinline__ void load(T*, const T*) {
+#pragma unroll
+    for (int e = 0; e < kIters; ++e) {
+      const T* src = ptr + e * kKStep * ld;
+      const int n = k_left > e * kKStep ? mn_n : 0;
+      if (n == W) {
+        gemm_io::ld_vec(v[e], src);
+      } else {
+#pragma unroll
+        for (int w = 0; w < W; ++w) v[e][w] = w < n ? src[w] : T(0);
+      }
+    }
+    ptr += BK * ld;
+    k_left -= BK;
+  }
+
+  __device__ __forceinline__ void store(T* stage) {
+#pragma unroll
+    for (int e = 0; e < kIters; ++e) gemm_io::st_vec(stage + soff + e * kKStep * LDS, v[e]);
+  }
+};
+
+template <class Cfg, bool kKContig>
+constexpr int kLoadModeOf = !kKContig    ? (Cfg::kRegMN ? kLoadMnRegs : kLoadMnAsync)
+                            : Cfg::kRegK ? kLoadKRegs
+                                         : kLoadKAsync;
+
+template <class T, class Cfg, bool kAK, bool kBK>
+__global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
     gemm_warptiled_cpasync_kernel(GemmArgs<T> a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap();  // cp.async needs sm_80; the registry never launches this below cc 8.0
 #else
-  using S = WtShape<T>;
+  using S = WtShape<T, Cfg>;
   constexpr int BM = S::kBM, BN = S::kBN, BK = S::kBK, WM = S::kWM, WN = S::kWN;
   constexpr int TM = S::kTM, TN = S::kTN, W = S::kW, LM = S::kLM, LN = S::kLN;
   constexpr int LDA = S::kLdA, LDB = S::kLdB, STAGES = S::kStages;
@@ -170,8 +341,8 @@ __global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
   const i64 ktiles = (a.k + BK - 1) / BK;
 
   const i64 z = blockIdx.z;
-  AsyncLoader<T, BM, BK, S::kThreads, LDA, kAK> la;
-  AsyncLoader<T, BN, BK, S::kThreads, LDB, kBK> lb;
+  AsyncLoader<T, BM, BK, S::kThreads, LDA, kLoadModeOf<Cfg, kAK>, Cfg::kRegRows> la;
+  AsyncLoader<T, BN, BK, S::kThreads, LDB, kLoadModeOf<Cfg, kBK>, Cfg::kRegRows> lb;
   la.init(a.A + z * a.stride_a, a.lda, i0, a.m, a.k, tid);
   lb.init(a.B + z * a.stride_b, a.ldb, j0, a.n, a.k, tid);
 
@@ -189,6 +360,8 @@ __global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
       T* st = smem + s * S::kStageElems;
       la.load(st, a.A);
       lb.load(st + BK * LDA, a.B);
+      la.store(st);
+      lb.store(st + BK * LDA);
     }
     gemm_io::cp_async_commit();
   }
@@ -197,10 +370,11 @@ __global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
   for (i64 kt = 0; kt < ktiles; ++kt) {
     gemm_io::cp_async_wait<STAGES - 2>();  // this thread's copies of tile kt have landed
     __syncthreads();  // everyone's have; and everyone is done with tile kt - 1's stage
-    if (kt + STAGES - 1 < ktiles) {
-      T* st = smem + write_stage * S::kStageElems;
-      la.load(st, a.A);
-      lb.load(st + BK * LDA, a.B);
+    const bool more = kt + STAGES - 1 < ktiles;
+    T* const wst = smem + write_stage * S::kStageElems;
+    if (more) {
+      la.load(wst, a.A);
+      lb.load(wst + BK * LDA, a.B);
     }
     gemm_io::cp_async_commit();
 
@@ -220,6 +394,10 @@ __global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fma(af[i], bf[j], acc[i][j]);
       }
+    }
+    if (more) {  // register-staged tiles: stage write_stage was last read in iteration kt - 1
+      la.store(wst);
+      lb.store(wst + BK * LDA);
     }
     read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
@@ -242,13 +420,23 @@ __global__ void __launch_bounds__(WtShape<T>::kThreads, WtCfg<T>::kMinBlocks)
 #endif
 }
 
+// Largest shared-memory need over the layouts of T.
+template <class T>
+constexpr std::size_t smem_need() {
+  const std::size_t n = WtShape<T, typename WtPick<T, false, false>::type>::kSmemBytes;
+  const std::size_t k = WtShape<T, typename WtPick<T, true, true>::type>::kSmemBytes;
+  return n > k ? n : k;
+}
+
 template <class T>
 gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
-  using S = WtShape<T>;
-  const GemmArgs<T> a = gemm_io::make_args<T>(p, S::kBM, S::kBN);
-  return gemm_io::with_layouts(a.a_kcontig, a.b_kcontig, [&](auto ak, auto bk) {
+  const bool a_kcontig = p.trans_a == GPUOPT_TRANS_T, b_kcontig = p.trans_b == GPUOPT_TRANS_N;
+  return gemm_io::with_layouts(a_kcontig, b_kcontig, [&](auto ak, auto bk) {
     constexpr bool kA = decltype(ak)::value, kB = decltype(bk)::value;
-    auto kernel = gemm_warptiled_cpasync_kernel<T, kA, kB>;
+    using Cfg = typename WtPick<T, kA, kB>::type;
+    using S = WtShape<T, Cfg>;
+    const GemmArgs<T> a = gemm_io::make_args<T>(p, S::kBM, S::kBN);
+    auto kernel = gemm_warptiled_cpasync_kernel<T, Cfg, kA, kB>;
     if constexpr (S::kSmemBytes > 48 * 1024) {  // above the default: opt in (no stream work)
       const cudaError_t err = cudaFuncSetAttribute(
           kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kSmemBytes));
@@ -268,8 +456,7 @@ gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
 const char* gemm_can_warptiled_cpasync(const GemmProblem& p, const DeviceDesc& dev) {
   if (const char* why = gemm_can_simt_exact(p, dev)) return why;
   if (const char* why = gemm_need_alignment(p, 16)) return why;  // 16-byte cp.async
-  const std::size_t need =
-      p.a_type == GPUOPT_DTYPE_F64 ? WtShape<double>::kSmemBytes : WtShape<float>::kSmemBytes;
+  const std::size_t need = p.a_type == GPUOPT_DTYPE_F64 ? smem_need<double>() : smem_need<float>();
   if (dev.smem_optin != 0 && dev.smem_optin < need)
     return "needs more shared memory per block than the device allows";
   return nullptr;

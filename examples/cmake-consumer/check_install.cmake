@@ -1,0 +1,145 @@
+# The install check (ctest "install_consumer"): installs a built gpuopt into a fresh prefix and
+# builds two consumers against that prefix only:
+#   1. examples/cmake-consumer with find_package(gpuopt) and gpuopt::gpuopt, then runs it;
+#   2. tests/c/abi_c99.c with plain `cc -std=c99 -pedantic -Wall -Wextra -Werror` and the flags
+#      of `pkg-config --cflags --libs gpuopt`, then runs it (exit 77, no device, counts as pass).
+#
+# cmake -DGPUOPT_BUILD_DIR=<build> -DGPUOPT_SOURCE_DIR=<source> -DWORK_DIR=<scratch>
+#       [-DGENERATOR=Ninja] [-DMAKE_PROGRAM=...] [-DC_COMPILER=cc] [-DCUDA_ROOT=...]
+#       -P check_install.cmake
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var GPUOPT_BUILD_DIR GPUOPT_SOURCE_DIR WORK_DIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "check_install.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+# Runs a command; stops with its output on failure.
+function(run_step what)
+  message(STATUS "install check: ${what}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install check: ${what} failed (${rc}):\n${out}")
+  endif()
+endfunction()
+
+set(prefix "${WORK_DIR}/prefix")
+set(consumer_build "${WORK_DIR}/consumer-build")
+set(abi_build "${WORK_DIR}/abi-build")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}" "${abi_build}")
+
+# 1. Install into a fresh prefix.
+run_step("cmake --install into ${prefix}"
+  "${CMAKE_COMMAND}" --install "${GPUOPT_BUILD_DIR}" --prefix "${prefix}")
+foreach(f include/gpuopt.h)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install check: ${prefix}/${f} was not installed")
+  endif()
+endforeach()
+file(GLOB_RECURSE config_file "${prefix}/*/gpuoptConfig.cmake")
+file(GLOB_RECURSE pc_file "${prefix}/*/pkgconfig/gpuopt.pc")
+file(GLOB_RECURSE shared_lib "${prefix}/*/libgpuopt.so")
+foreach(var config_file pc_file shared_lib)
+  list(LENGTH ${var} n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "install check: expected one ${var} under ${prefix}, found '${${var}}'")
+  endif()
+endforeach()
+get_filename_component(libdir "${shared_lib}" DIRECTORY)
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+message(STATUS "install check: installed ${shared_lib}")
+
+# 2. The CMake consumer.
+set(generator_args "")
+if(GENERATOR)
+  list(APPEND generator_args -G "${GENERATOR}")
+endif()
+if(MAKE_PROGRAM)
+  list(APPEND generator_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+if(C_COMPILER)
+  list(APPEND generator_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
+endif()
+if(CUDA_ROOT)
+  list(APPEND generator_args "-DCUDAToolkit_ROOT=${CUDA_ROOT}")
+endif()
+run_step("configure examples/cmake-consumer with find_package(gpuopt)"
+  "${CMAKE_COMMAND}" -S "${GPUOPT_SOURCE_DIR}/examples/cmake-consumer" -B "${consumer_build}"
+  ${generator_args} "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
+file(STRINGS "${consumer_build}/CMakeCache.txt" found_dir REGEX "^gpuopt_DIR:")
+string(FIND "${found_dir}" "${prefix}/" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "install check: find_package(gpuopt) did not take the fresh prefix: ${found_dir}")
+endif()
+message(STATUS "install check: ${found_dir}")
+run_step("build examples/cmake-consumer" "${CMAKE_COMMAND}" --build "${consumer_build}")
+find_program(consumer_exe gpuopt_consumer PATHS "${consumer_build}" NO_DEFAULT_PATH)
+if(NOT consumer_exe)
+  message(FATAL_ERROR "install check: gpuopt_consumer was not built in ${consumer_build}")
+endif()
+execute_process(COMMAND "${consumer_exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  ERROR_VARIABLE out)
+message(STATUS "install check: gpuopt_consumer (exit ${rc}):\n${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install check: gpuopt_consumer failed")
+endif()
+
+# 3. The C99 ABI test with plain cc and pkg-config.
+find_program(cc_exe NAMES cc gcc clang)
+if(NOT cc_exe)
+  set(cc_exe "${C_COMPILER}")
+endif()
+find_program(pkg_config_exe NAMES pkg-config pkgconf)
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+if(pkg_config_exe)
+  # The .pc file must work from where it was installed: check that its prefix is this one,
+  # else override it (and say so: a relocated install then needs --define-variable).
+  execute_process(COMMAND "${pkg_config_exe}" --variable=prefix gpuopt
+    OUTPUT_VARIABLE pc_prefix OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install check: pkg-config cannot read ${pc_file}")
+  endif()
+  set(define_prefix "")
+  get_filename_component(real_pc_prefix "${pc_prefix}" REALPATH)
+  get_filename_component(real_prefix "${prefix}" REALPATH)
+  if(NOT real_pc_prefix STREQUAL real_prefix)
+    message(STATUS "install check: NOTE: gpuopt.pc says prefix=${pc_prefix}, not where it was "
+                   "installed (${prefix}); overriding it with --define-variable=prefix=...")
+    set(define_prefix "--define-variable=prefix=${prefix}")
+  endif()
+  execute_process(COMMAND "${pkg_config_exe}" ${define_prefix} --cflags --libs gpuopt
+    OUTPUT_VARIABLE pc_flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install check: pkg-config --cflags --libs gpuopt failed")
+  endif()
+  message(STATUS "install check: pkg-config --cflags --libs gpuopt: ${pc_flags}")
+  separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+else()
+  message(WARNING "install check: pkg-config not found (apt-get install pkg-config); "
+                  "building abi_c99 with explicit flags instead")
+  set(pc_flags "-I${prefix}/include" "-L${libdir}" -lgpuopt)
+endif()
+run_step("cc -std=c99 -pedantic tests/c/abi_c99.c against the installed gpuopt"
+  "${cc_exe}" -std=c99 -pedantic -Wall -Wextra -Werror
+  "${GPUOPT_SOURCE_DIR}/tests/c/abi_c99.c" ${pc_flags} -lm -o "${abi_build}/abi_c99")
+set(ENV{LD_LIBRARY_PATH} "${libdir}:$ENV{LD_LIBRARY_PATH}")
+execute_process(COMMAND "${abi_build}/abi_c99" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  ERROR_VARIABLE out)
+message(STATUS "install check: abi_c99 (exit ${rc}):\n${out}")
+if(rc EQUAL 77)
+  message(STATUS "install check: abi_c99 found no device; its no-device and error paths passed")
+elseif(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install check: abi_c99 failed")
+endif()
+
+# The installed program must load the installed library, not the build tree's.
+execute_process(COMMAND ldd "${abi_build}/abi_c99" OUTPUT_VARIABLE ldd_out ERROR_QUIET)
+string(REGEX MATCH "libgpuopt[^\n]*" ldd_line "${ldd_out}")
+message(STATUS "install check: ${ldd_line}")
+string(FIND "${ldd_line}" "${libdir}/" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "install check: abi_c99 does not load the installed ${libdir}/libgpuopt.so")
+endif()
+message(STATUS "install check: passed")

@@ -1,0 +1,25 @@
+# ctest "c_abi_coverage": every function gpuopt.h declares must be called by abi_c99.c, so that
+# the C ABI test keeps covering the whole API as it grows.
+#   cmake -DHEADER=include/gpuopt.h -DSOURCE=tests/c/abi_c99.c -P check_coverage.cmake
+file(READ "${HEADER}" header)
+file(READ "${SOURCE}" source)
+string(REGEX MATCHALL "GPUOPT_API[^;(]*[ *](gpuopt_[a-z0-9_]+)[ \t\n]*\\(" decls "${header}")
+set(missing "")
+set(count 0)
+foreach(decl IN LISTS decls)
+  string(REGEX REPLACE ".*[ *](gpuopt_[a-z0-9_]+)[ \t\n]*\\($" "\\1" fn "${decl}")
+  math(EXPR count "${count} + 1")
+  string(FIND "${source}" "${fn}(" at)
+  if(at EQUAL -1)
+    list(APPEND missing "${fn}")
+  endif()
+endforeach()
+if(count LESS 10)
+  message(FATAL_ERROR "c_abi_coverage: found only ${count} declarations in ${HEADER}")
+endif()
+if(missing)
+  list(JOIN missing "\n  " missing_lines)
+  message(FATAL_ERROR "c_abi_coverage: ${SOURCE} does not call these functions of gpuopt.h "
+                      "(add at least their NULL-handle error path):\n  ${missing_lines}")
+endif()
+message(STATUS "c_abi_coverage: abi_c99.c calls all ${count} functions of gpuopt.h")
