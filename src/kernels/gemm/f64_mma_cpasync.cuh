@@ -4,6 +4,8 @@
 //   kK16 = false: mma.sync.m8n8k4.f64 (sm_80+), 32 per 64x32x16 warp step;
 //   kK16 = true:  mma.sync.m16n8k16.f64 (sm_90+), 16 per warp step (2x the work each).
 // The fragments hold the same values in both cases. Design notes: docs/notes/gemm-f64.md.
+// Measured (H200 at its 700 W cap, same process as cuBLAS, Sm90Config): 49-56 TFLOP/s at
+// n = 4096 and 50-52 at 8192 for all four transposes, 0.89-0.97 of cublasDgemm (NN 0.92 / 0.90).
 //
 // The kernel computes D = L * R (D: mk x nk) with L in the MMA's A slot and R in its B slot:
 // L = op(A), R = op(B), D = C normally; for TT the operands swap (L = op(B)^T, R = op(A)^T,
@@ -35,12 +37,14 @@
 namespace gpuopt {
 namespace f64mma {
 
-// Block configuration: kWarpsM x kWarpsN warps, each computing a 64 x 32 tile of D.
-template <int kWarpsM_, int kWarpsN_, int kBK_, int kStages_>
+// Block configuration: kWarpsM x kWarpsN warps, each computing a 64 x 32 tile of D; tile order
+// in groups of kGroup tile-rows, m fastest.
+template <int kWarpsM_, int kWarpsN_, int kBK_, int kStages_, int kGroup_ = 8, bool kLate_ = false>
 struct Config {
   static constexpr int kWarpsM = kWarpsM_, kWarpsN = kWarpsN_;
   static constexpr int kBM = 64 * kWarpsM, kBN = 32 * kWarpsN, kBK = kBK_;
-  static constexpr int kStages = kStages_;
+  static constexpr int kStages = kStages_, kGroup = kGroup_;
+  static constexpr bool kLate = kLate_;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static_assert(kBK % 16 == 0, "k tile must be a multiple of the 16-deep MMA step");
   static_assert(kStages >= 2, "need at least double buffering");
@@ -48,8 +52,9 @@ struct Config {
 
 // sm_80 (A100, 164 KB opt-in): 128x128x16, 3 stages, 96-114 KB depending on the layouts.
 using Sm80Config = Config<2, 4, 16, 3>;
-// sm_90 (227 KB opt-in): 128x128x32, 3 stages, 192-210 KB.
-using Sm90Config = Config<2, 4, 32, 3>;
+// sm_90 (227 KB opt-in): 128x128x32, 3 stages, 192-210 KB, late refill (H200 tuning log in
+// docs/notes/gemm-f64.md).
+using Sm90Config = Config<2, 4, 32, 3, 8, true>;
 
 // Shared-memory layout of one instantiation (kLK / kRK: L / R is K-major).
 template <class Cfg, bool kLK, bool kRK>
@@ -82,6 +87,7 @@ struct Params {
   long long mk, nk, k, ldl, ldr, ldc, stride_l, stride_r, stride_c, batch;
   double alpha, beta;
   int tiles_m, tiles_n, k_tiles;
+  int k_full;  // k-tiles with no k tail
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -96,6 +102,10 @@ __device__ __forceinline__ void cp_async16(unsigned dst, const double* src, int 
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
                "l"(__cvta_generic_to_global(src)), "r"(bytes)
                : "memory");
+}
+// Unpredicated 16-byte copy (interior tiles); src is a global-space address.
+__device__ __forceinline__ void cp_async16_full(unsigned dst, unsigned long long src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -180,7 +190,7 @@ __device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[
 template <class Cfg, bool kKMajor, int kRows, int kPitch, bool kBlocked>
 __device__ __forceinline__ void load_tile(double* part, const double* g, long long ld,
                                           long long mn0, long long mn, long long k, int kt,
-                                          const double* dummy) {
+                                          bool full, const double* dummy) {
   constexpr int kT = Cfg::kThreads, kBK = Cfg::kBK;
   constexpr int kChunks = kRows * kBK / 2 / kT;
   static_assert((kRows * kBK / 2) % kT == 0, "chunks must divide among the threads");
@@ -191,12 +201,22 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
     constexpr int kPerLine = kBK / 2, kLineStep = kT / kPerLine;
     static_assert(kT % kPerLine == 0, "K-major loader shape");
     const int c = tid % kPerLine, line0 = tid / kPerLine;
+    const unsigned d = s + (line0 * kPitch + 2 * c) * 8;
+    if (full) {  // interior tile: no predicates, 64-bit pointer steps only
+      unsigned long long q = __cvta_generic_to_global(g + (mn0 + line0) * ld + k0 + 2 * c);
+      const unsigned long long step = static_cast<unsigned long long>(kLineStep * ld) * 8;
+#pragma unroll
+      for (int r = 0; r < kChunks; ++r) {
+        cp_async16_full(d + r * kLineStep * kPitch * 8, q);
+        q += step;
+      }
+      return;
+    }
     const long long kleft = k - k0 - 2 * c;
     const int kbytes = kleft >= 2 ? 16 : (kleft == 1 ? 8 : 0);
     const long long rows_left = mn - mn0 - line0;
     const double* p = g + (mn0 + line0) * ld + k0 + 2 * c;
     const long long step = kLineStep * ld;
-    const unsigned d = s + (line0 * kPitch + 2 * c) * 8;
 #pragma unroll
     for (int r = 0; r < kChunks; ++r) {
       const int bytes = rows_left > r * kLineStep ? kbytes : 0;
@@ -208,11 +228,18 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
     static_assert(kT % kBK == 0 && (kRows / 2) % kPerLine == 0 && kPerLine % 8 == 0,
                   "MN-major loader shape");
     const int c0 = tid % kPerLine, line = tid / kPerLine;
-    const long long left = mn - mn0 - 2 * c0;
-    const bool line_ok = k0 + line < k;
-    const double* p = g + (k0 + line) * ld + mn0 + 2 * c0;
     // kPerLine is a multiple of 8: the chunks c0 + kPerLine r share the swizzle of c0
     const unsigned d = s + (line * kRows + 2 * (c0 ^ mn_swizzle<kBlocked>(line))) * 8;
+    const double* p = g + (k0 + line) * ld + mn0 + 2 * c0;
+    if (full) {  // interior tile: one base address, compile-time offsets
+      const unsigned long long q = __cvta_generic_to_global(p);
+#pragma unroll
+      for (int r = 0; r < kChunks; ++r)
+        cp_async16_full(d + r * kPerLine * 16, q + r * kPerLine * 16);
+      return;
+    }
+    const long long left = mn - mn0 - 2 * c0;
+    const bool line_ok = k0 + line < k;
 #pragma unroll
     for (int r = 0; r < kChunks; ++r) {
       const long long l = left - 2 * kPerLine * r;
@@ -310,8 +337,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
   const int g = lane >> 2, t = lane & 3;
   const int wm0 = (warp % Cfg::kWarpsM) * 64, wn0 = (warp / Cfg::kWarpsM) * 32;
 
-  // Tile order: groups of 8 tile-rows, m fastest, so concurrent blocks share panels in L2.
-  constexpr int kGroup = 8;
+  // Tile order: groups of kGroup tile-rows, m fastest, so concurrent blocks share panels in L2.
+  constexpr int kGroup = Cfg::kGroup;
   const int per_group = kGroup * prm.tiles_n;
   const int grp = static_cast<int>(blockIdx.x) / per_group;
   const int first_m = grp * kGroup;
@@ -333,12 +360,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
     if (KT > 0) {
       const double* gL = prm.L + z * prm.stride_l;
       const double* gR = prm.R + z * prm.stride_r;
-      auto load_stage = [&](int st, int kt) {
-        double* part = smem + st * Lay::kStageDoubles;
-        load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(part, gL, prm.ldl, m0, prm.mk,
-                                                                   prm.k, kt, prm.L);
+      // Interior tiles (no m/n/k tail) take the loaders' unpredicated path.
+      const bool in_l = m0 + Cfg::kBM <= prm.mk, in_r = n0 + Cfg::kBN <= prm.nk;
+      auto load_l = [&](int st, int kt) {
+        load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(
+            smem + st * Lay::kStageDoubles, gL, prm.ldl, m0, prm.mk, prm.k, kt,
+            in_l && kt < prm.k_full, prm.L);
+      };
+      auto load_r = [&](int st, int kt) {
         load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
-            part + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt, prm.R);
+            smem + st * Lay::kStageDoubles + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt,
+            in_r && kt < prm.k_full, prm.R);
+      };
+      auto load_stage = [&](int st, int kt) {
+        load_l(st, kt);
+        load_r(st, kt);
       };
       FragL<Cfg, Lay, kLK> fl;
       FragR<Cfg, Lay, kRK> fr;
@@ -370,6 +406,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
           for (int am = 0; am < 3; ++am) {
             fl.load(sL, ks, am + 1, af[(am + 1) & 1]);
             mma_step<kK16, 0, 4>(acc[am], af[am & 1], bf);
+            if constexpr (Cfg::kLate) {
+              // Late refill: the stage released at the previous tile's barrier gets k-tile
+              // kt - 1 + S during this tile, L behind the first step's slice-0 MMAs and R behind
+              // the last step's (slice 1 when there is one step), so the two warps of a
+              // sub-partition never run the loader with an empty MMA queue.
+              constexpr int kRSlice = kSteps == 1 ? 1 : 0;
+              const bool is_l = am == 0 && ks == 0;  // (compile-time after unrolling)
+              const bool is_r = am == kRSlice && ks == kSteps - 1;
+              if ((is_l || is_r) && kt > 0) {
+                const int rst = stage == 0 ? kS - 1 : stage - 1;
+                if (kt - 1 + kS < KT) {
+                  if (is_l) load_l(rst, kt - 1 + kS);
+                  if (is_r) load_r(rst, kt - 1 + kS);
+                }
+                if (is_r) cp_async_commit();
+              }
+            }
           }
           // Slice 3: fetch the next step's fragments. At the end of the k tile, first wait for
           // the next tile and release this one (after the barrier every warp has read it); it is
@@ -389,7 +442,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
           const bool more = ks + 1 < kSteps || kt + 1 < KT;  // (uniform)
           if (more) fl.load(nL, nks % kSteps, 0, af[0]);
           mma_step<kK16, 0, 2>(acc[3], af[1], bf);
-          if (ks + 1 == kSteps) {
+          if (!Cfg::kLate && ks + 1 == kSteps) {
             if (kt + kS < KT) load_stage(done_stage, kt + kS);
             cp_async_commit();
           }
@@ -476,6 +529,7 @@ Params make_params(const GemmProblem& p, bool swap) {
   r.tiles_m = static_cast<int>(ceil_div(r.mk, Cfg::kBM));
   r.tiles_n = static_cast<int>(ceil_div(r.nk, Cfg::kBN));
   r.k_tiles = (p.k > 0 && p.alpha != 0.0) ? static_cast<int>(ceil_div(p.k, Cfg::kBK)) : 0;
+  r.k_full = static_cast<int>(p.k / Cfg::kBK);
   return r;
 }
 
