@@ -82,6 +82,15 @@ __device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parit
   } while (!done);
 }
 
+// Named barriers between the two consumer warpgroups (ids 1 and 2; 0 is __syncthreads): the
+// waiting warpgroup's bar.sync completes once the other's 128 threads have called bar.arrive.
+__device__ __forceinline__ void named_sync(std::uint32_t id, std::uint32_t threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void named_arrive(std::uint32_t id, std::uint32_t threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
 // ---- TMA ------------------------------------------------------------------------------------
 
 __device__ __forceinline__ void tma_prefetch_desc(const CUtensorMap* map) {
@@ -143,9 +152,10 @@ __device__ __forceinline__ void wgmma_wait() {
 }
 
 // Keeps the compiler from moving accumulator accesses across the asynchronous wgmma window.
-__device__ __forceinline__ void fence_operands(float (&d)[128]) {
+template <int kN>
+__device__ __forceinline__ void fence_operands(float (&d)[kN]) {
 #pragma unroll
-  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
 #define GPUOPT_WG_D8(i)                                                                       \
@@ -156,6 +166,14 @@ __device__ __forceinline__ void fence_operands(float (&d)[128]) {
       GPUOPT_WG_D8(40), GPUOPT_WG_D8(48), GPUOPT_WG_D8(56), GPUOPT_WG_D8(64), GPUOPT_WG_D8(72),   \
       GPUOPT_WG_D8(80), GPUOPT_WG_D8(88), GPUOPT_WG_D8(96), GPUOPT_WG_D8(104), GPUOPT_WG_D8(112), \
       GPUOPT_WG_D8(120)
+#define GPUOPT_WG_D64                                                                     \
+  GPUOPT_WG_D8(0), GPUOPT_WG_D8(8), GPUOPT_WG_D8(16), GPUOPT_WG_D8(24), GPUOPT_WG_D8(32), \
+      GPUOPT_WG_D8(40), GPUOPT_WG_D8(48), GPUOPT_WG_D8(56)
+#define GPUOPT_WG_REGS64                                                             \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "          \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 #define GPUOPT_WG_REGS128                                                                  \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "       \
@@ -170,6 +188,17 @@ __device__ __forceinline__ void fence_operands(float (&d)[128]) {
 // D(64x256, f32) (+)= A(64xK) * B(Kx256) from shared memory, K = 16 (16-bit types) or 8 (tf32).
 // scale_d == 0 overwrites D. kTransA/kTransB: 1 = operand stored MN-major (16-bit types only).
 struct WgmmaBf16 {
+  // D(64x128) variant (ping-pong tiles): 64 accumulators per thread.
+  template <int kTransA, int kTransB>
+  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
+                                             std::uint32_t scale_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " GPUOPT_WG_REGS64
+        ", %64, %65, p, 1, 1, %67, %68;\n}\n"
+        : GPUOPT_WG_D64
+        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+  }
   template <int kTransA, int kTransB>
   static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
                                              std::uint32_t scale_d) {
@@ -183,6 +212,16 @@ struct WgmmaBf16 {
 };
 
 struct WgmmaF16 {
+  template <int kTransA, int kTransB>
+  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
+                                             std::uint32_t scale_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " GPUOPT_WG_REGS64
+        ", %64, %65, p, 1, 1, %67, %68;\n}\n"
+        : GPUOPT_WG_D64
+        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
+  }
   template <int kTransA, int kTransB>
   static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
                                              std::uint32_t scale_d) {
@@ -210,6 +249,34 @@ struct WgmmaTf32 {
   }
 };
 
+// D(64x256, f32) (+)= A(64x8) * B(8x256), tf32, A from registers (the RS form: any layout in
+// shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of warp w of
+// the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must hold their
+// values until wgmma.wait_group reports the group complete.
+struct WgmmaTf32Rs {
+  static __device__ __forceinline__ void mma(float (&d)[128], const std::uint32_t* a,
+                                             std::uint64_t db, std::uint32_t scale_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128
+        ", {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+        : GPUOPT_WG_D128
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
+  }
+};
+
+// Two consecutive 32-bit words from shared memory (8-byte aligned address).
+__device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std::uint32_t& y) {
+  asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");
+}
+
+// Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).
+template <int kN>
+__device__ __forceinline__ void fence_regs(std::uint32_t (&a)[kN]) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i) asm volatile("" : "+r"(a[i])::"memory");
+}
+
 // The wgmma flavour of an input element type (float: tf32).
 template <class T>
 struct MmaFor;
@@ -221,7 +288,9 @@ template <>
 struct MmaFor<float> : WgmmaTf32 {};
 
 #undef GPUOPT_WG_D8
+#undef GPUOPT_WG_D64
 #undef GPUOPT_WG_D128
+#undef GPUOPT_WG_REGS64
 #undef GPUOPT_WG_REGS128
 
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL

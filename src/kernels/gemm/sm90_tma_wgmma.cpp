@@ -61,9 +61,10 @@ const char* check_types(const GemmProblem& p) {
       if (p.compute != GPUOPT_COMPUTE_TF32)
         return "f32 runs only as tf32 here (exact f32 has no wgmma path)";
       if (p.c_type != GPUOPT_DTYPE_F32) return "tf32 needs c_type f32";
-      // wgmma reads tf32 operands only K-major: op(A) = A^T stored k x m, op(B) = B stored k x n.
-      if (p.trans_a != GPUOPT_TRANS_T || p.trans_b != GPUOPT_TRANS_N)
-        return "tf32 wgmma needs both operands K-major (trans_a = T, trans_b = N only)";
+      // wgmma reads tf32 shared operands only K-major; the A side may come from registers, so
+      // one MN-major operand is fine (NN, TT), two are not.
+      if (p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_T)
+        return "tf32 wgmma needs one operand K-major (trans_a = N with trans_b = T has none)";
       return nullptr;
     default:
       return "does not implement this dtype (bf16, f16, tf32 only)";
@@ -84,6 +85,8 @@ const char* check_alignment(const GemmProblem& p) {
 
 }  // namespace
 
+int schedule_override = -1;
+
 const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   if (const char* why = check_types(p)) return why;
   if (p.k < 1) return "k == 0 (C = beta * C) is left to the other variants";
@@ -94,8 +97,21 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
     return "needs 193 KiB of shared memory per block";
   if (!driver_api().cuTensorMapEncodeTiled) return "the driver lacks cuTensorMapEncodeTiled";
 
-  const std::int64_t tiles_x = (p.n + kBlockM - 1) / kBlockM;
-  const std::int64_t tiles_y = (p.m + kBlockN - 1) / kBlockN;
+  // tf32 with an MN-major operand reads it through registers as P. NN: P = op(A) (MN-major),
+  // Q = op(B)^T (K-major), D = C; TT: P = op(B)^T (MN-major), Q = op(A) (K-major), D = C^T.
+  const bool tf32 = p.a_type == GPUOPT_DTYPE_F32;
+  plan->p_regs = tf32 && !(p.trans_a == GPUOPT_TRANS_T && p.trans_b == GPUOPT_TRANS_N);
+  plan->swap = tf32 && p.trans_a == GPUOPT_TRANS_N;
+  const std::int64_t ext_p = plan->swap ? p.m : p.n;  // rows of P (wgmma M side)
+  const std::int64_t ext_q = plan->swap ? p.n : p.m;  // rows of Q (wgmma N side)
+  // 16-bit schedule (H200, own harness): ping-pong hides the epilogue behind the other
+  // consumer's main loop (+27% at 8192^2 x 1024, +5% at 512 x 256^3) but its m64n128 main loop
+  // runs 4-9% slower than the cooperative m64n256 one at k = 4096-8192.
+  plan->pingpong = GPUOPT_SM90_PINGPONG != 0 && !tf32 &&
+                   (schedule_override >= 0 ? schedule_override == 1 : p.k <= kPingPongMaxK);
+  const int block_n = plan->pingpong ? kPpBlockN : kBlockN;  // Q rows per tile
+  const std::int64_t tiles_x = (ext_p + kBlockM - 1) / kBlockM;
+  const std::int64_t tiles_y = (ext_q + block_n - 1) / block_n;
   // Clusters of 2 along the columns share (multicast) the Q tile; a single column tile has no
   // partner.
   const int cluster = tiles_x >= 2 ? kMaxCluster : 1;
@@ -106,23 +122,29 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(p.a_type));
   const int kk = static_cast<int>(kRowBytes / e);  // K elements per stage; also MN box width
   plan->cluster = cluster;
-  plan->p_kmajor = p.trans_b == GPUOPT_TRANS_N;
-  plan->q_kmajor = p.trans_a == GPUOPT_TRANS_T;
-  // P(j, kk) = op(B)(kk, j): B stored k x n (N: K-major) or n x k (T: MN-major).
+  // Default roles: P(j, kk) = op(B)(kk, j): B stored k x n (N: K-major) or n x k (T: MN-major);
+  // Q(i, kk) = op(A)(i, kk): A stored k x m (T: K-major) or m x k (N: MN-major). Swapped: P is A
+  // stored m x k (MN-major), Q is B stored k x n (K-major).
+  const void* src_p = plan->swap ? p.A : p.B;
+  const void* src_q = plan->swap ? p.B : p.A;
+  const std::int64_t ld_p = plan->swap ? p.lda : p.ldb, ld_q = plan->swap ? p.ldb : p.lda;
+  const std::int64_t st_p = plan->swap ? p.stride_a : p.stride_b;
+  const std::int64_t st_q = plan->swap ? p.stride_b : p.stride_a;
+  plan->p_kmajor = !plan->swap && p.trans_b == GPUOPT_TRANS_N;
+  plan->q_kmajor = plan->swap || p.trans_a == GPUOPT_TRANS_T;
   const bool ok_p =
       plan->p_kmajor
-          ? encode(&plan->map_p, p.a_type, p.B, p.k, p.n, p.ldb, p.batch, p.stride_b, kk, kBlockM)
-          : encode(&plan->map_p, p.a_type, p.B, p.n, p.k, p.ldb, p.batch, p.stride_b, kk, kk);
-  // Q(i, kk) = op(A)(i, kk): A stored k x m (T: K-major) or m x k (N: MN-major).
-  const bool ok_q = plan->q_kmajor ? encode(&plan->map_q, p.a_type, p.A, p.k, p.m, p.lda, p.batch,
-                                            p.stride_a, kk, kBlockN / cluster)
-                                   : encode(&plan->map_q, p.a_type, p.A, p.m, p.k, p.lda, p.batch,
-                                            p.stride_a, kk, kk);
+          ? encode(&plan->map_p, p.a_type, src_p, p.k, ext_p, ld_p, p.batch, st_p, kk, kBlockM)
+          : encode(&plan->map_p, p.a_type, src_p, ext_p, p.k, ld_p, p.batch, st_p, kk, kk);
+  const bool ok_q = plan->q_kmajor ? encode(&plan->map_q, p.a_type, src_q, p.k, ext_q, ld_q,
+                                            p.batch, st_q, kk, block_n / cluster)
+                                   : encode(&plan->map_q, p.a_type, src_q, ext_q, p.k, ld_q,
+                                            p.batch, st_q, kk, kk);
   if (!ok_p || !ok_q) return "cuTensorMapEncodeTiled rejected the operands' extents or strides";
 
   Params& q = plan->params;
-  q.m = static_cast<int>(p.m);
-  q.n = static_cast<int>(p.n);
+  q.m = static_cast<int>(ext_q);
+  q.n = static_cast<int>(ext_p);
   q.k_blocks = static_cast<int>((p.k + kk - 1) / kk);
   q.units_x = static_cast<int>(units_x);
   q.tiles_y = static_cast<int>(tiles_y);
@@ -150,7 +172,14 @@ const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev)
   return sm90::make_plan(p, dev, &plan);
 }
 
-int gemm_pref_sm90_tma_wgmma(const GemmProblem&, const DeviceDesc&) { return 80; }
+// Above cublas (100) where this rung measured faster on the H200 (docs/notes/gemm-sm90.md):
+// tf32 (NN 4096: 1.09x, 8192: 1.00x) and single 16-bit products with k <= 2048, which run the
+// ping-pong schedule (8192x8192x1024: 1.22x). Elsewhere cuBLAS was as fast or faster.
+int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
+  if (p.a_type == GPUOPT_DTYPE_F32) return 110;
+  if (p.batch == 1 && p.k <= 2048) return 110;
+  return 80;
+}
 
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env) {
   sm90::Plan plan;

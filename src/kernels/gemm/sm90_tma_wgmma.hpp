@@ -26,6 +26,25 @@ constexpr int kGroupX = 16;  // tile order: groups of 16 column tiles, all row t
 #define GPUOPT_SM90_MAX_CLUSTER 2
 #endif
 constexpr int kMaxCluster = GPUOPT_SM90_MAX_CLUSTER;
+// Ping-pong schedule (16-bit types): each consumer warpgroup owns a whole kBlockM x kPpBlockN
+// tile (two m64n128 wgmma per k step, 128 accumulators per thread as in the cooperative
+// schedule); the two consumers take alternate tiles, so one's epilogue overlaps the other's main
+// loop. kPpStages stages of 32 KiB (the same shared memory as the cooperative 4 x 48 KiB).
+constexpr int kPpBlockN = 128;
+constexpr int kPpStages = 6;
+constexpr long long kPingPongMaxK = 2048;  // 16-bit problems with k <= this run ping-pong
+// 0: cooperative schedule only; 1: ping-pong for 16-bit inputs (build-time knob for tuning).
+#ifndef GPUOPT_SM90_PINGPONG
+#define GPUOPT_SM90_PINGPONG 1
+#endif
+template <bool kPP>
+struct Cfg {
+  static constexpr int kBN = kPP ? kPpBlockN : kBlockN;  // Q rows per tile
+  static constexpr int kNumStages = kPP ? kPpStages : kStages;
+  static constexpr int kTileQ = kBN * kRowBytes;
+  static constexpr int kStage = kTilePBytes + kTileQ;
+};
+static_assert(kPpStages * Cfg<true>::kStage + 1024 <= kSmemBytes, "ping-pong shared memory");
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file");
@@ -33,7 +52,7 @@ static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "
 // Runtime parameters (the tensor maps travel beside them as __grid_constant__ parameters).
 // A unit is the work of one cluster: `cluster` consecutive column tiles of one row tile.
 struct Params {
-  int m, n;             // C is m x n (gpuopt terms)
+  int m, n;             // extents of Q and P rows: C is m x n (gpuopt terms; n x m when swapped)
   int k_blocks;         // ceil(k / elements per 128 bytes)
   int units_x;          // ceil(ceil(n / kBlockM) / cluster)
   int tiles_y;          // ceil(m / kBlockN)
@@ -52,9 +71,18 @@ struct Plan {
   Params params;
   int grid = 0;
   int cluster = 1;       // 1 or kMaxCluster (TMA multicast of the Q tile)
-  bool p_kmajor = true;  // trans_b == N
-  bool q_kmajor = true;  // trans_a == T
+  bool p_kmajor = true;  // P K-major in global memory (else MN-major)
+  bool q_kmajor = true;  // Q K-major in global memory (else MN-major)
+  // tf32 with an MN-major operand: P (MN-major) goes through registers (wgmma RS form).
+  bool p_regs = false;
+  // P = op(A), Q = op(B)^T: D(i, j) = C(i, j) (tf32 NN); else P = op(B)^T, Q = op(A).
+  bool swap = false;
+  bool pingpong = false;  // the ping-pong schedule (Cfg<true>) rather than the cooperative one
 };
+
+// Tuning hook for scratch harnesses: -1 (default) lets make_plan choose the 16-bit schedule,
+// 0 forces the cooperative one, 1 ping-pong (when built with GPUOPT_SM90_PINGPONG).
+extern int schedule_override;
 
 // Fills plan for p on dev; nullptr on success, else why the variant cannot run p.
 const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan);

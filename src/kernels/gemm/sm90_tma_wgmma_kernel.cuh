@@ -7,8 +7,10 @@
 //   P (wgmma A, kBlockM x K tile): P(j, kk) = op(B)(kk, j); K-major when trans_b == N.
 //   Q (wgmma B, kBlockN x K tile): Q(i, kk) = op(A)(i, kk); K-major when trans_a == T.
 // Block: 384 threads = producer warpgroup (one thread issues TMA) + 2 consumer warpgroups, each
-// computing 64 x 256 of the 128 x 256 tile with wgmma m64n256. Shared memory: kStages stages of
-// (P tile, Q tile), each row of a tile 128 bytes of K, 128-byte swizzled by TMA.
+// computing 64 x 256 of the 128 x 256 tile with wgmma m64n256 (cooperative), or each a whole
+// 128 x 128 tile with two m64n128, alternating tiles (ping-pong, kPP). Shared memory: stages of
+// (P tile, Q tile), each row of a tile 128 bytes of K, 128-byte swizzled by TMA. tf32 NN / TT:
+// the MN-major operand becomes P and is read into registers (kPRegs; NN also swaps P and Q).
 #pragma once
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -118,16 +120,17 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-// Writes one consumer's 64 x 256 accumulator block. Accumulator layout of m64n256 (f32): for
-// 8-column chunk j, d[4j + {0,1}] = D(r, 8j + 2q + {0,1}), d[4j + {2,3}] = D(r + 8, ...), with
-// r = 16 * warp + lane / 4 and q = lane % 4.
-template <class TOut, bool kReadC>
-__device__ __forceinline__ void epilogue(const float (&d)[128], const Params& p, TileCoord tc,
-                                         int consumer) {
+// Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
+// (f32): for 8-column chunk j, d[4j + {0,1}] = D(r, 8j + 2q + {0,1}), d[4j + {2,3}] = D(r + 8,
+// ...), with r = 16 * warp + lane / 4 and q = lane % 4. D row r is column dcol0 + r of C, D column
+// c is row drow0 + c.
+template <class TOut, bool kReadC, int kJ>
+__device__ __forceinline__ void epilogue(const float (&d)[4 * kJ], const Params& p, int dcol0,
+                                         int drow0, int b) {
   const int warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
-  const int col = tc.x * kBlockM + consumer * 64 + warp * 16 + (lane >> 2);  // column of C
-  const int row0 = tc.y * kBlockN + 2 * (lane & 3);                          // row of C
-  TOut* base = static_cast<TOut*>(p.C) + static_cast<long long>(tc.b) * p.stride_c;
+  const int col = dcol0 + warp * 16 + (lane >> 2);  // column of C
+  const int row0 = drow0 + 2 * (lane & 3);          // row of C
+  TOut* base = static_cast<TOut*>(p.C) + static_cast<long long>(b) * p.stride_c;
   const bool pair = p.pair_store != 0;
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
@@ -135,12 +138,73 @@ __device__ __forceinline__ void epilogue(const float (&d)[128], const Params& p,
     if (c >= p.n) continue;
     TOut* column = base + static_cast<long long>(c) * p.ldc;
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j = 0; j < kJ; ++j) {
       const int i = row0 + 8 * j;
       const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
       if (valid == 0) continue;
       store_pair<TOut, kReadC>(column + i, d[4 * j + 2 * half], d[4 * j + 2 * half + 1], valid,
                                pair, p.alpha, p.beta);
+    }
+  }
+}
+
+// Register-P path (tf32, P MN-major in shared memory): which P rows a thread holds. Logical
+// wgmma rows 16 * warp + lane / 4 and that + 8 are the physical P rows prow and prow + 1 of the
+// consumer's 64 (two consecutive rows: 8-byte shared loads), chosen so that each half-warp's
+// loads hit 8 distinct 16-byte chunks of the 128-byte swizzled lines (no bank conflicts): half h
+// of warp w reads chunks {c, c + 4}, c = 2 * (w % 2) + h, of the 32-row box w / 2.
+struct RegRows {
+  int box;    // 0 or 1: the 32-row box (4 KiB, 32 K rows x 128 B) of the consumer's 64 rows
+  int chunk;  // 16-byte chunk of the unswizzled 128-byte line
+  int prow;   // physical P row (0..63) of logical row 16 * warp + lane / 4
+};
+__device__ __forceinline__ RegRows reg_rows() {
+  const int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2;
+  const int t = g & 3, h = g >> 2;
+  RegRows r;
+  r.box = warp >> 1;
+  r.chunk = 2 * (warp & 1) + h + 4 * (t >> 1);
+  r.prow = 32 * r.box + 4 * r.chunk + 2 * (t & 1);
+  return r;
+}
+
+// Epilogue of the register-P path: rows prow, prow + 1 of D (see reg_rows). kSwap: D(r, c) =
+// C(r, c) (rows r, r + 1 of a column of C: one pair); else D(r, c) = C(c, r) as in `epilogue`.
+template <class TOut, bool kReadC, bool kSwap>
+__device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Params& p, TileCoord tc,
+                                              int consumer) {
+  const int lane = threadIdx.x & 31;
+  const int r0 = tc.x * kBlockM + consumer * 64 + reg_rows().prow;  // D row (P extent: p.n)
+  const int c0 = tc.y * kBlockN + 2 * (lane & 3);                   // D column (p.m)
+  TOut* base = static_cast<TOut*>(p.C) + static_cast<long long>(tc.b) * p.stride_c;
+  const bool pair = p.pair_store != 0;
+  if constexpr (kSwap) {
+    const int valid = p.n - r0 >= 2 ? 2 : (p.n - r0 == 1 ? 1 : 0);
+    if (valid == 0) return;
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int c = c0 + 8 * j + e;
+        if (c >= p.m) continue;
+        store_pair<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, d[4 * j + e],
+                                 d[4 * j + 2 + e], valid, pair, p.alpha, p.beta);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = r0 + half;
+      if (r >= p.n) continue;
+      TOut* column = base + static_cast<long long>(r) * p.ldc;
+#pragma unroll
+      for (int j = 0; j < 32; ++j) {
+        const int i = c0 + 8 * j;
+        const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
+        if (valid == 0) continue;
+        store_pair<TOut, kReadC>(column + i, d[4 * j + 2 * half], d[4 * j + 2 * half + 1], valid,
+                                 pair, p.alpha, p.beta);
+      }
     }
   }
 }
@@ -151,12 +215,19 @@ __device__ __forceinline__ void epilogue(const float (&d)[128], const Params& p,
 // kPK / kQK: the P / Q operand is K-major in global memory (else MN-major, 16-bit types only).
 // kCluster: 1, or 2 CTAs (launched as a cluster) on consecutive column tiles of one row tile,
 // each loading half of the shared Q tile and multicasting it to both.
-template <class TIn, class TOut, bool kPK, bool kQK, int kCluster>
+// kPRegs (tf32, !kPK): P is read from shared memory into registers (wgmma RS form), since tf32
+// wgmma reads only K-major shared operands; kSwap: P = op(A), Q = op(B)^T (D(i, j) = C(i, j)).
+// kPP: the ping-pong schedule (Cfg<true>): each consumer computes whole kBlockM x kPpBlockN tiles
+// with two m64n128 wgmma per k step, the consumers taking alternate tiles of the CTA's sequence.
+template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs = false,
+          bool kSwap = false, bool kPP = false>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_sm90_tma_wgmma_kernel(const __grid_constant__ CUtensorMap map_p,
                                const __grid_constant__ CUtensorMap map_q, const Params p) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Mma = MmaFor<TIn>;
+  using Cf = Cfg<kPP>;
+  static_assert(!kPP || (sizeof(TIn) == 2 && !kPRegs), "ping-pong: 16-bit inputs");
   constexpr int kElem = static_cast<int>(sizeof(TIn));
   constexpr int kKElems = kRowBytes / kElem;        // K elements per stage
   constexpr int kChunkBytes = kKElems * kRowBytes;  // MN-major: one 64-wide chunk of a tile
@@ -167,21 +238,24 @@ __global__ void __launch_bounds__(kThreads, 1)
   // Start-address step per wgmma: 32 bytes of K (K-major), or 32 / kElem K-rows (MN-major).
   constexpr std::uint32_t kStepP = kPK ? 32 : (32 / kElem) * kRowBytes;
   constexpr std::uint32_t kStepQ = kQK ? 32 : (32 / kElem) * kRowBytes;
-  static_assert(kPK || kElem == 2, "MN-major operands need a 16-bit type");
+  static_assert(kPK || kElem == 2 || kPRegs, "MN-major shared operands need a 16-bit type");
+  static_assert(!kPRegs || (kElem == 4 && !kPK && kQK), "register P: tf32, P MN-major, Q K-major");
+  static_assert(!kSwap || kPRegs, "swapped roles only on the register-P path");
   static_assert(kQK || kElem == 2, "MN-major operands need a 16-bit type");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2");
-  constexpr int kQRows = kBlockN / kCluster;  // rows of Q this CTA loads (and multicasts)
+  constexpr int kQRows = Cf::kBN / kCluster;  // rows of Q this CTA loads (and multicasts)
 
   extern __shared__ unsigned char smem_raw[];
-  __shared__ alignas(8) std::uint64_t bars[2 * kStages];  // full[0..S), empty[S..2S)
+  __shared__ alignas(8) std::uint64_t bars[2 * Cf::kNumStages];  // full[0..S), empty[S..2S)
   const std::uint32_t tiles = (smem_addr(smem_raw) + 1023u) & ~1023u;
   const std::uint32_t full0 = smem_addr(&bars[0]);
-  const std::uint32_t empty0 = smem_addr(&bars[kStages]);
+  const std::uint32_t empty0 = smem_addr(&bars[Cf::kNumStages]);
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      mbar_init(full0 + 8 * s, 1);                           // the producer's arrive.expect_tx
-      mbar_init(empty0 + 8 * s, 4 * kConsumers * kCluster);  // each consumer warp, each CTA
+    for (int s = 0; s < Cf::kNumStages; ++s) {
+      mbar_init(full0 + 8 * s, 1);  // the producer's arrive.expect_tx
+      // Each warp of the stage's consumers (both, or with ping-pong the one), in each CTA.
+      mbar_init(empty0 + 8 * s, 4 * (kPP ? 1 : kConsumers) * kCluster);
     }
     mbar_init_fence();
   }
@@ -204,15 +278,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       std::uint32_t phase = 0;
       for (int u = cluster_id; u < p.total_units; u += num_clusters) {
         const TileCoord tc = decode_unit<kCluster>(u, p, rank);
-        const int x0 = tc.x * kBlockM, y0 = tc.y * kBlockN;
+        const int x0 = tc.x * kBlockM, y0 = tc.y * Cf::kBN;
         for (int kb = 0; kb < p.k_blocks; ++kb) {
           // Round r of a stage waits for the consumers' release of round r - 1 (parity of
           // phase ^ 1: passes at once in round 0); with a cluster, both CTAs' consumers release
           // (the multicast writes the peer's stage too).
           mbar_wait(empty0 + 8 * stage, phase ^ 1u);
           const std::uint32_t full = full0 + 8 * stage;
-          mbar_arrive_expect_tx(full, kStageBytes);
-          const std::uint32_t sp = tiles + stage * kStageBytes, sq = sp + kTilePBytes;
+          mbar_arrive_expect_tx(full, Cf::kStage);
+          const std::uint32_t sp = tiles + stage * Cf::kStage, sq = sp + kTilePBytes;
           const int k0 = kb * kKElems;
           if constexpr (kPK) {
             tma_load_3d(sp, &map_p, full, k0, x0, tc.b);
@@ -240,7 +314,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                 tma_load_3d(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, tc.b);
             }
           }
-          if (++stage == kStages) {
+          if (++stage == Cf::kNumStages) {
             stage = 0;
             phase ^= 1u;
           }
@@ -269,42 +343,167 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
     };
-    for (int u = cluster_id; u < p.total_units; u += num_clusters) {
-      const TileCoord tc = decode_unit<kCluster>(u, p, rank);
+    if constexpr (kPP) {
+      // Ping-pong: this consumer computes the CTA's tiles 2t + consumer and skips the stages of
+      // the other consumer's tiles (the producer fills the stages in tile order). The main loops
+      // take turns (named barrier 1 + consumer): a consumer starts waiting on its tile's stages
+      // only after the other has issued its previous tile's last k block, since a parity wait
+      // cannot tell a phase from the one two ahead; its epilogue then overlaps the other's loop.
+      float d0[64], d1[64];
+      const int kbn = p.k_blocks;
+      auto skip = [&](int n) {  // advances (stage, phase) over n k blocks
+        const int t = stage + n;
+        const int wraps = t / Cf::kNumStages;
+        phase ^= static_cast<std::uint32_t>(wraps & 1);
+        stage = t - wraps * Cf::kNumStages;
+      };
+      if (consumer == 1) skip(kbn);
+      for (int u = cluster_id + consumer * num_clusters; u < p.total_units; u += 2 * num_clusters) {
+        const TileCoord tc = decode_unit<kCluster>(u, p, rank);
+        // The CTA's tile before this one (the other consumer's) exists unless this is tile 0.
+        if (u - num_clusters >= cluster_id) named_sync(1 + consumer, 256);
+        int prev = 0;
+        for (int kb = 0; kb < kbn; ++kb) {
+          mbar_wait(full0 + 8 * stage, phase);
+          const std::uint32_t sp = tiles + stage * Cf::kStage;
+          const std::uint32_t sq = sp + kTilePBytes;
+          fence_operands(d0);
+          fence_operands(d1);
+          wgmma_fence();
+#pragma unroll
+          for (int s = 0; s < kMmaPerStage; ++s) {
+            const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
+            const std::uint32_t scale = (kb | s) != 0 ? 1u : 0u;
+            Mma::template mma<kPK ? 0 : 1, kQK ? 0 : 1>(d0, gmma_desc(sp + s * kStepP, kLboP, kSbo),
+                                                        dq, scale);
+            Mma::template mma<kPK ? 0 : 1, kQK ? 0 : 1>(
+                d1, gmma_desc(sp + 64 * kRowBytes + s * kStepP, kLboP, kSbo), dq, scale);
+          }
+          wgmma_commit();
+          fence_operands(d0);
+          fence_operands(d1);
+          if (kb > 0) {
+            wgmma_wait<1>();
+            fence_operands(d0);
+            fence_operands(d1);
+            release(prev);
+          }
+          prev = stage;
+          if (++stage == Cf::kNumStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+        // Hand the main loop over to the other consumer if it has the next tile.
+        if (u + num_clusters < p.total_units) named_arrive(2 - consumer, 256);
+        wgmma_wait<0>();
+        fence_operands(d0);
+        fence_operands(d1);
+        release(prev);
+        const int x0 = tc.x * kBlockM, y0 = tc.y * Cf::kBN;
+        if (p.beta == 0.f) {
+          epilogue<TOut, false, 16>(d0, p, x0, y0, tc.b);
+          epilogue<TOut, false, 16>(d1, p, x0 + 64, y0, tc.b);
+        } else {
+          epilogue<TOut, true, 16>(d0, p, x0, y0, tc.b);
+          epilogue<TOut, true, 16>(d1, p, x0 + 64, y0, tc.b);
+        }
+        skip(kbn);
+      }
+    } else if constexpr (kPRegs) {
+      // P from registers: per stage 8 x 8-byte shared loads (4 k8 steps x rows prow, prow + 1 at
+      // k = 8s + lane % 4 and + 4), double-buffered across k blocks (a buffer is rewritten only
+      // after wait_group 1 has retired the group that read it).
+      const RegRows rr = reg_rows();
+      const int q = lane & 3;
+      const std::uint32_t box = (consumer * 2 + rr.box) * kChunkBytes + (rr.prow & 3) * 4;
+      const std::uint32_t off0 = box + 128 * q + ((rr.chunk ^ q) << 4);
+      const std::uint32_t off1 = box + 128 * (q + 4) + ((rr.chunk ^ q ^ 4) << 4);
+      std::uint32_t a0[16], a1[16];
       int prev = 0;
-      for (int kb = 0; kb < p.k_blocks; ++kb) {
+      auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
         mbar_wait(full0 + 8 * stage, phase);
-        const std::uint32_t sp = tiles + stage * kStageBytes + consumer * 64 * kRowBytes;
-        const std::uint32_t sq = tiles + stage * kStageBytes + kTilePBytes;
+        const std::uint32_t sp = tiles + stage * Cf::kStage;
+        const std::uint32_t sq = sp + kTilePBytes;
+#pragma unroll
+        for (int s = 0; s < kMmaPerStage; ++s) {
+          lds64(sp + off0 + 1024 * s, a[4 * s], a[4 * s + 1]);
+          lds64(sp + off1 + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
+        }
         fence_operands(d);
         wgmma_fence();
 #pragma unroll
-        for (int s = 0; s < kMmaPerStage; ++s) {
-          const std::uint64_t dp = gmma_desc(sp + s * kStepP, kLboP, kSbo);
-          const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
-          Mma::template mma<kPK ? 0 : 1, kQK ? 0 : 1>(d, dp, dq, (kb | s) != 0 ? 1u : 0u);
-        }
+        for (int s = 0; s < kMmaPerStage; ++s)
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sq + s * kStepQ, kLboQ, kSbo),
+                           (kb | s) != 0 ? 1u : 0u);
         wgmma_commit();
         fence_operands(d);
         if (kb > 0) {
-          // The previous k block's group is complete: hand its stage back to the producer.
           wgmma_wait<1>();
           fence_operands(d);
+          fence_regs(other);  // the retired group's registers stayed in place until here
           release(prev);
         }
         prev = stage;
-        if (++stage == kStages) {
+        if (++stage == Cf::kNumStages) {
           stage = 0;
           phase ^= 1u;
         }
+      };
+      for (int u = cluster_id; u < p.total_units; u += num_clusters) {
+        const TileCoord tc = decode_unit<kCluster>(u, p, rank);
+        for (int kb = 0; kb < p.k_blocks; kb += 2) {
+          step(a0, a1, kb);
+          if (kb + 1 < p.k_blocks) step(a1, a0, kb + 1);
+        }
+        wgmma_wait<0>();
+        fence_operands(d);
+        fence_regs(a0);
+        fence_regs(a1);
+        release(prev);
+        if (p.beta == 0.f)
+          epilogue_regs<TOut, false, kSwap>(d, p, tc, consumer);
+        else
+          epilogue_regs<TOut, true, kSwap>(d, p, tc, consumer);
       }
-      wgmma_wait<0>();
-      fence_operands(d);
-      release(prev);
-      if (p.beta == 0.f)
-        epilogue<TOut, false>(d, p, tc, consumer);
-      else
-        epilogue<TOut, true>(d, p, tc, consumer);
+    } else {
+      for (int u = cluster_id; u < p.total_units; u += num_clusters) {
+        const TileCoord tc = decode_unit<kCluster>(u, p, rank);
+        int prev = 0;
+        for (int kb = 0; kb < p.k_blocks; ++kb) {
+          mbar_wait(full0 + 8 * stage, phase);
+          const std::uint32_t sp = tiles + stage * Cf::kStage + consumer * 64 * kRowBytes;
+          const std::uint32_t sq = tiles + stage * Cf::kStage + kTilePBytes;
+          fence_operands(d);
+          wgmma_fence();
+#pragma unroll
+          for (int s = 0; s < kMmaPerStage; ++s) {
+            const std::uint64_t dp = gmma_desc(sp + s * kStepP, kLboP, kSbo);
+            const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
+            Mma::template mma<kPK ? 0 : 1, kQK ? 0 : 1>(d, dp, dq, (kb | s) != 0 ? 1u : 0u);
+          }
+          wgmma_commit();
+          fence_operands(d);
+          if (kb > 0) {
+            // The previous k block's group is complete: hand its stage back to the producer.
+            wgmma_wait<1>();
+            fence_operands(d);
+            release(prev);
+          }
+          prev = stage;
+          if (++stage == Cf::kNumStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+        wgmma_wait<0>();
+        fence_operands(d);
+        release(prev);
+        if (p.beta == 0.f)
+          epilogue<TOut, false, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b);
+        else
+          epilogue<TOut, true, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b);
+      }
     }
   }
   // No CTA may leave while its peer can still multicast into it or arrive on its barriers.

@@ -13,8 +13,9 @@ namespace gpuopt {
 namespace sm90 {
 
 // How many clusters of this kernel the device can hold at once (GPC packing can hold fewer than
-// sm_count / cluster), cached per device; 0 when unknown. Host-side query: capture-safe.
-template <class Kernel>
+// sm_count / cluster), cached per device and cluster size (every instantiation has the same
+// shared memory and block size); 0 when unknown. Host-side query: capture-safe.
+template <int kCluster, class Kernel>
 int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
   constexpr int kDevices = 64;
   static std::atomic<int> cache[kDevices];
@@ -33,9 +34,10 @@ int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
   return n;
 }
 
-template <class TIn, class TOut, bool kPK, bool kQK, int kCluster>
+template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, bool kSwap,
+          bool kPP>
 gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
-  auto* kernel = gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster>;
+  auto* kernel = gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP>;
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
@@ -54,7 +56,7 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
   cfg.numAttrs = 1;
   // Persistent CTAs must all be resident: a cluster left waiting would start only after a whole
   // resident cluster's share of the work.
-  const int resident = max_active_clusters(kernel, cfg);
+  const int resident = max_active_clusters<kCluster>(kernel, cfg);
   if (resident > 0 && plan.grid > resident * kCluster)
     cfg.gridDim = dim3(static_cast<unsigned>(resident * kCluster));
   GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, plan.params), env.fn,
@@ -62,20 +64,30 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
   return check_launch(env.fn, "gemm sm90_tma_wgmma kernel launch");
 }
 
-template <class TIn, class TOut, bool kPK, bool kQK>
+template <class TIn, class TOut, bool kPK, bool kQK, bool kPRegs = false, bool kSwap = false,
+          bool kPP = false>
 gpuopt_status_t launch_one(const Plan& plan, const ExecEnv& env) {
-  return plan.cluster > 1 ? launch_cluster<TIn, TOut, kPK, kQK, kMaxCluster>(plan, env)
-                          : launch_cluster<TIn, TOut, kPK, kQK, 1>(plan, env);
+  return plan.cluster > 1
+             ? launch_cluster<TIn, TOut, kPK, kQK, kMaxCluster, kPRegs, kSwap, kPP>(plan, env)
+             : launch_cluster<TIn, TOut, kPK, kQK, 1, kPRegs, kSwap, kPP>(plan, env);
 }
 
-// The four operand majorities of one (TIn, TOut).
+// The four operand majorities of one (TIn, TOut) and schedule.
+template <class TIn, class TOut, bool kPP>
+gpuopt_status_t launch_majors_of(const Plan& plan, const ExecEnv& env) {
+  if (plan.p_kmajor)
+    return plan.q_kmajor ? launch_one<TIn, TOut, true, true, false, false, kPP>(plan, env)
+                         : launch_one<TIn, TOut, true, false, false, false, kPP>(plan, env);
+  return plan.q_kmajor ? launch_one<TIn, TOut, false, true, false, false, kPP>(plan, env)
+                       : launch_one<TIn, TOut, false, false, false, false, kPP>(plan, env);
+}
+
 template <class TIn, class TOut>
 gpuopt_status_t launch_majors(const Plan& plan, const ExecEnv& env) {
-  if (plan.p_kmajor)
-    return plan.q_kmajor ? launch_one<TIn, TOut, true, true>(plan, env)
-                         : launch_one<TIn, TOut, true, false>(plan, env);
-  return plan.q_kmajor ? launch_one<TIn, TOut, false, true>(plan, env)
-                       : launch_one<TIn, TOut, false, false>(plan, env);
+#if GPUOPT_SM90_PINGPONG
+  if (plan.pingpong) return launch_majors_of<TIn, TOut, true>(plan, env);
+#endif
+  return launch_majors_of<TIn, TOut, false>(plan, env);
 }
 
 }  // namespace sm90
