@@ -118,8 +118,7 @@ Ref merge(const ReduceGroup& g, const Ref& a, const Ref& b) {
   Ref r = a;
   r.sum += b.sum;
   r.abs += b.abs;
-  if (b.index >= 0 &&
-      (a.index < 0 || (wants_max(g.op) ? b.best > a.best : b.best < a.best))) {
+  if (b.index >= 0 && (a.index < 0 || (wants_max(g.op) ? b.best > a.best : b.best < a.best))) {
     r.best = b.best;
     r.index = b.index;
   }
@@ -296,9 +295,8 @@ void measure_cub_i32(BenchEnv& env, const ReduceGroup& g, const void* in, void* 
     std::int32_t got = 0;
     CUDA_CHECK(cudaMemcpyAsync(&got, y, 4, cudaMemcpyDeviceToHost, env.cu));
     CUDA_CHECK(cudaStreamSynchronize(env.cu));
-    const auto want = static_cast<std::int32_t>(
-        static_cast<std::uint32_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(
-            refs[0].sum))));
+    const auto want = static_cast<std::int32_t>(static_cast<std::uint32_t>(
+        static_cast<std::uint64_t>(static_cast<std::int64_t>(refs[0].sum))));
     r->correct = got == want;
     r->rel_err = 0.0;
     r->bad_elements = r->correct ? 0 : 1;
@@ -360,9 +358,8 @@ std::string reduce_shape_name(const ReduceGroup& g) {
 std::vector<ReduceGroup> plan_reduce(const Options& opt, const std::vector<VariantSpec>& table) {
   std::vector<ReduceGroup> groups;
   if (!opt.wants_op("reduce")) return groups;
-  const std::int64_t n =
-      opt.sizes.empty() ? (std::int64_t{1} << 28)
-                        : *std::max_element(opt.sizes.begin(), opt.sizes.end());
+  const std::int64_t n = opt.sizes.empty() ? (std::int64_t{1} << 28)
+                                           : *std::max_element(opt.sizes.begin(), opt.sizes.end());
   const std::int64_t side = opt.quick ? 4096 : 8192;
   auto add = [&](gpuopt_reduce_op_t op, gpuopt_dtype_t t, std::int64_t len, std::int64_t rows,
                  bool textbook) {
@@ -488,10 +485,10 @@ void compute_reduce_bars(Results& res, const std::vector<ReduceGroup>& groups) {
     if (g.informational) continue;
     std::string which;
     const Row* row = headline(res, g, &which);
-    const std::string label = "reduce " + std::string(op_name(g.op)) + " " + dtype_str(g.type) +
-                              (g.rows > 0 ? " " + std::to_string(g.rows) + "x" +
-                                                std::to_string(g.n) + " rows"
-                                          : " n=" + size_label(g.n));
+    const std::string label =
+        "reduce " + std::string(op_name(g.op)) + " " + dtype_str(g.type) +
+        (g.rows > 0 ? " " + std::to_string(g.rows) + "x" + std::to_string(g.n) + " rows"
+                    : " n=" + size_label(g.n));
     auto add = [&](const std::string& what, double value, double min, const std::string& note) {
       Bar b;
       b.name = label + ": " + what;

@@ -24,8 +24,8 @@ namespace bench {
 struct ReduceGroup {
   gpuopt_reduce_op_t op = GPUOPT_REDUCE_SUM;
   gpuopt_dtype_t type = GPUOPT_DTYPE_F32;
-  std::int64_t n = 0;     // elements per segment
-  std::int64_t rows = 0;  // 0: one reduction over n; else rows x n, row pitch n
+  std::int64_t n = 0;                 // elements per segment
+  std::int64_t rows = 0;              // 0: one reduction over n; else rows x n, row pitch n
   std::vector<VariantSpec> variants;  // ladder order, the vendor included, "auto" last
   bool cub_i32_row = false;    // also time cub::DeviceReduce::Sum(int32 -> int32) (the anchor)
   bool informational = false;  // no bar (the few-long-rows group that compares the split rungs)

@@ -58,7 +58,8 @@ gpuopt_status_t check_fields(const gpuopt_reduce_desc_t& d) {
                 "desc->num_segments is %" PRId64 "; expected >= 0", d.num_segments);
   if (!d.offsets && d.num_segments > 1 && d.segment_stride < d.n)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->segment_stride is %" PRId64 "; fixed-size segments (desc->offsets NULL, "
+                "desc->segment_stride is %" PRId64
+                "; fixed-size segments (desc->offsets NULL, "
                 "num_segments %" PRId64 ") need segment_stride >= n (%" PRId64
                 "); for variable segments set desc->offsets",
                 d.segment_stride, d.num_segments, d.n);
@@ -103,7 +104,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
                   "the input's extent (n = %" PRId64 ", num_segments = %" PRId64
                   ", segment_stride = %" PRId64 ") overflows the address space",
                   d.n, d.num_segments, d.segment_stride);
-    const std::int64_t results = d.offsets ? d.num_segments : (d.num_segments > 1 ? d.num_segments : 1);
+    const std::int64_t results =
+        d.offsets ? d.num_segments : (d.num_segments > 1 ? d.num_segments : 1);
     if (results == 0) return GPUOPT_SUCCESS;  // variable segments, none given
     if (static_cast<std::uint64_t>(results) > SIZE_MAX / 16)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
@@ -112,8 +114,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
     if (extent > 0)
       GPUOPT_TRY(check_pointer(*ctx, "in", in, elem, static_cast<std::size_t>(extent) * elem));
-    GPUOPT_TRY(check_pointer(*ctx, "out", out, out_elem,
-                             static_cast<std::size_t>(results) * out_elem));
+    GPUOPT_TRY(
+        check_pointer(*ctx, "out", out, out_elem, static_cast<std::size_t>(results) * out_elem));
     if (d.offsets)
       GPUOPT_TRY(check_pointer(*ctx, "desc->offsets", d.offsets, sizeof(int64_t),
                                static_cast<std::size_t>(results + 1) * sizeof(int64_t)));
@@ -130,17 +132,13 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
     p.out = out;
     int count = 0;
     const gpuopt::Variant<gpuopt::ReduceProblem>* table = gpuopt::reduce_variants(&count);
-    return gpuopt::run_dispatched(kFn, *ctx, *stream, GPUOPT_OP_REDUCE, table, count, p,
-                                  d.in_type, [&] {
-                                    char s[200];
-                                    std::snprintf(s, sizeof s,
-                                                  "%s %s n=%" PRId64 " segments=%" PRId64
-                                                  "%s%s",
-                                                  gpuopt::reduce_op_name(d.op),
-                                                  gpuopt_dtype_name(d.in_type), d.n, results,
-                                                  d.offsets ? " offsets" : "",
-                                                  d.mode == GPUOPT_REDUCE_FAST ? " fast" : "");
-                                    return std::string(s);
-                                  });
+    return gpuopt::run_dispatched(
+        kFn, *ctx, *stream, GPUOPT_OP_REDUCE, table, count, p, d.in_type, [&] {
+          char s[200];
+          std::snprintf(s, sizeof s, "%s %s n=%" PRId64 " segments=%" PRId64 "%s%s",
+                        gpuopt::reduce_op_name(d.op), gpuopt_dtype_name(d.in_type), d.n, results,
+                        d.offsets ? " offsets" : "", d.mode == GPUOPT_REDUCE_FAST ? " fast" : "");
+          return std::string(s);
+        });
   });
 }

@@ -77,7 +77,9 @@ inline std::uint16_t f32_to_bf16(float f) {
   b += 0x7fff + ((b >> 16) & 1);
   return static_cast<std::uint16_t>(b >> 16);
 }
-inline float bf16_to_f32(std::uint16_t h) { return bits_to_f32(static_cast<std::uint32_t>(h) << 16); }
+inline float bf16_to_f32(std::uint16_t h) {
+  return bits_to_f32(static_cast<std::uint32_t>(h) << 16);
+}
 // binary16 <-> float (round to nearest even, subnormals included).
 inline std::uint16_t f32_to_f16(float f) {
   const std::uint32_t b = f32_to_bits(f);
@@ -90,8 +92,8 @@ inline std::uint16_t f32_to_f16(float f) {
     return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(q));
   }
   int e = 0;
-  const float m = std::frexp(a, &e);                       // a = m * 2^e, m in [0.5, 1)
-  float q = std::nearbyint(std::ldexp(m, 11));              // 11 significant bits
+  const float m = std::frexp(a, &e);            // a = m * 2^e, m in [0.5, 1)
+  float q = std::nearbyint(std::ldexp(m, 11));  // 11 significant bits
   if (q >= 2048.0f) {
     q /= 2;
     ++e;
@@ -212,13 +214,13 @@ class HostArray {
     if (is_float_type(t_)) {
       set_nan(i);
     } else if (op == GPUOPT_REDUCE_MAX || op == GPUOPT_REDUCE_ARGMAX) {
-      set_int_bits(i, t_ == GPUOPT_DTYPE_I32 ? 0x7fffffffull
-                                               : (t_ == GPUOPT_DTYPE_I64 ? 0x7fffffffffffffffull
-                                                                         : 0xffffffffull));
+      set_int_bits(i, t_ == GPUOPT_DTYPE_I32
+                          ? 0x7fffffffull
+                          : (t_ == GPUOPT_DTYPE_I64 ? 0x7fffffffffffffffull : 0xffffffffull));
     } else if (op == GPUOPT_REDUCE_MIN || op == GPUOPT_REDUCE_ARGMIN) {
-      set_int_bits(i, t_ == GPUOPT_DTYPE_I64 ? 0x8000000000000000ull
-                                               : (t_ == GPUOPT_DTYPE_I32 ? 0xffffffff80000000ull
-                                                                         : 0));
+      set_int_bits(i, t_ == GPUOPT_DTYPE_I64
+                          ? 0x8000000000000000ull
+                          : (t_ == GPUOPT_DTYPE_I32 ? 0xffffffff80000000ull : 0));
     } else {
       set_int_bits(i, 0x5a5a5a5a5a5a5a5aull);
     }
@@ -248,19 +250,18 @@ struct ReduceSpec {
   gpuopt_reduce_op_t op = GPUOPT_REDUCE_SUM;
   gpuopt_dtype_t type = GPUOPT_DTYPE_F32;
   Layout layout = Layout::whole;
-  std::int64_t n = 0;             // whole/rows: elements per segment; offsets: total
-  std::int64_t segments = 1;      // rows/offsets
-  std::int64_t stride = 0;        // rows
+  std::int64_t n = 0;                 // whole/rows: elements per segment; offsets: total
+  std::int64_t segments = 1;          // rows/offsets
+  std::int64_t stride = 0;            // rows
   std::vector<std::int64_t> offsets;  // offsets layout: segments + 1 entries
-  std::int64_t misalign = 0;      // elements by which `in` is shifted from a 256-byte boundary
+  std::int64_t misalign = 0;          // elements by which `in` is shifted from a 256-byte boundary
 };
 
 inline std::string describe(const ReduceSpec& s) {
   std::ostringstream os;
   os << op_str(s.op) << " " << gpuopt_dtype_name(s.type) << " ";
   if (s.layout == Layout::whole) os << "n=" << s.n;
-  if (s.layout == Layout::rows)
-    os << s.segments << " rows x " << s.n << " stride " << s.stride;
+  if (s.layout == Layout::rows) os << s.segments << " rows x " << s.n << " stride " << s.stride;
   if (s.layout == Layout::offsets) os << s.segments << " offset segments over n=" << s.n;
   if (s.misalign) os << " misaligned by " << s.misalign;
   return os.str();
@@ -288,9 +289,7 @@ class ReduceCase {
   HostArray& host() { return in_; }
   const ReduceSpec& spec() const { return s_; }
 
-  std::int64_t results() const {
-    return s_.layout == Layout::whole ? 1 : s_.segments;
-  }
+  std::int64_t results() const { return s_.layout == Layout::whole ? 1 : s_.segments; }
 
   // [begin, end) of segment seg in the input.
   std::pair<std::int64_t, std::int64_t> bounds(std::int64_t seg) const {
@@ -306,9 +305,8 @@ class ReduceCase {
     in_dev_.reset(new DeviceArray<unsigned char>(in_.size() * es + 256 + s_.misalign * es));
     ASSERT_TRUE(in_dev_->ok());
     if (in_.size()) {
-      ASSERT_CUDA_OK(
-          cudaMemcpy(in_dev_->data() + s_.misalign * es, in_.data(), in_.size() * es,
-                     cudaMemcpyHostToDevice));
+      ASSERT_CUDA_OK(cudaMemcpy(in_dev_->data() + s_.misalign * es, in_.data(), in_.size() * es,
+                                cudaMemcpyHostToDevice));
     }
     if (s_.layout == Layout::offsets) {
       off_dev_.reset(new DeviceArray<std::int64_t>(s_.offsets.size()));
@@ -374,8 +372,7 @@ class ReduceCase {
     std::int64_t bad = 0;
     for (std::int64_t seg = 0; seg < results(); ++seg) {
       std::string why;
-      if (!check_one(seg, &got[static_cast<std::size_t>(seg) * os], cub_f32, &why) &&
-          bad++ < 5) {
+      if (!check_one(seg, &got[static_cast<std::size_t>(seg) * os], cub_f32, &why) && bad++ < 5) {
         msg << "\n  result " << seg << ": " << why;
       }
     }
@@ -453,8 +450,7 @@ class ReduceCase {
     }
   }
 
-  bool check_one(std::int64_t seg, const unsigned char* out, bool cub_f32,
-                 std::string* why) const {
+  bool check_one(std::int64_t seg, const unsigned char* out, bool cub_f32, std::string* why) const {
     ensure_refs();
     const Ref& r = refs_[static_cast<std::size_t>(seg)];
     const auto [b, e] = bounds(seg);
@@ -501,8 +497,7 @@ class ReduceCase {
         (t == GPUOPT_DTYPE_F64 || (t == GPUOPT_DTYPE_F32 && !cub_f32)) ? 0x1p-52L : 0x1p-23L;
     const long double eps_out = f64_out ? 0x1p-53L : 0x1p-24L;
     const long double chain = static_cast<long double>((e - b + 255) / 256 + 64);
-    const long double tol =
-        chain * eps_acc * r.abs_sum + eps_out * std::fabs(r.value) + 1e-300L;
+    const long double tol = chain * eps_acc * r.abs_sum + eps_out * std::fabs(r.value) + 1e-300L;
     if (std::isfinite(got) && std::fabs(got - r.value) <= tol) return true;
     os << "got " << static_cast<double>(got) << ", expected " << static_cast<double>(r.value)
        << " within " << static_cast<double>(tol);
@@ -521,9 +516,9 @@ class ReduceCase {
       long double x;
       if (!is_float_type(s_.type)) {
         // exact compare through signed / unsigned 64-bit
-        x = s_.type == GPUOPT_DTYPE_U32 ? static_cast<long double>(in_.int_bits(k))
-                                        : static_cast<long double>(
-                                              static_cast<std::int64_t>(in_.int_bits(k)));
+        x = s_.type == GPUOPT_DTYPE_U32
+                ? static_cast<long double>(in_.int_bits(k))
+                : static_cast<long double>(static_cast<std::int64_t>(in_.int_bits(k)));
       } else {
         x = in_.value(k);
       }
@@ -546,8 +541,8 @@ class ReduceCase {
       }
       return r;
     }
-    std::int64_t r = t == GPUOPT_DTYPE_I32 ? (max ? INT32_MIN : INT32_MAX)
-                                           : (max ? INT64_MIN : INT64_MAX);
+    std::int64_t r =
+        t == GPUOPT_DTYPE_I32 ? (max ? INT32_MIN : INT32_MAX) : (max ? INT64_MIN : INT64_MAX);
     for (std::int64_t i = b; i < e; ++i) {
       const auto x = static_cast<std::int64_t>(in_.int_bits(static_cast<std::size_t>(i)));
       r = max ? (x > r ? x : r) : (x < r ? x : r);

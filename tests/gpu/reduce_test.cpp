@@ -25,8 +25,8 @@ using gput::ReduceSpec;
 
 const gpuopt_reduce_op_t kOps[] = {GPUOPT_REDUCE_SUM, GPUOPT_REDUCE_MIN, GPUOPT_REDUCE_MAX,
                                    GPUOPT_REDUCE_ARGMIN, GPUOPT_REDUCE_ARGMAX};
-const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_I64,  GPUOPT_DTYPE_U32,
-                                 GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64,  GPUOPT_DTYPE_BF16,
+const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U32,
+                                 GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16,
                                  GPUOPT_DTYPE_F16};
 const gpuopt_dtype_t kFloatTypes[] = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16,
                                       GPUOPT_DTYPE_F16};
@@ -60,13 +60,12 @@ class Reduce : public gput::GpuTest {
   static bool accepts(const std::string& v, const ReduceSpec& s) {
     if (!is_textbook(v)) return true;
     return s.op == GPUOPT_REDUCE_SUM && s.layout == Layout::whole &&
-           (s.type == GPUOPT_DTYPE_I32 || s.type == GPUOPT_DTYPE_F32 ||
-            s.type == GPUOPT_DTYPE_F64);
+           (s.type == GPUOPT_DTYPE_I32 || s.type == GPUOPT_DTYPE_F32 || s.type == GPUOPT_DTYPE_F64);
   }
 
   void force(const std::string& name) {
-    ASSERT_GPUOPT_OK(
-        gpuopt_context_set_variant(ctx_, GPUOPT_OP_REDUCE, name == "auto" ? nullptr : name.c_str()));
+    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_REDUCE,
+                                                name == "auto" ? nullptr : name.c_str()));
   }
 
   std::string last_reduce_variant() const {
@@ -351,8 +350,15 @@ TEST_F(Reduce, BadOffsetsNeverReadOutOfBounds) {
     if (!v.available || is_textbook(v.name)) continue;
     SCOPED_TRACE(v.name);
     force(v.name);
-    const std::vector<std::int64_t> offs = {5, 3, -7, 1000, std::numeric_limits<std::int64_t>::max(),
-                                            -1, 50, std::numeric_limits<std::int64_t>::min(), 99};
+    const std::vector<std::int64_t> offs = {5,
+                                            3,
+                                            -7,
+                                            1000,
+                                            std::numeric_limits<std::int64_t>::max(),
+                                            -1,
+                                            50,
+                                            std::numeric_limits<std::int64_t>::min(),
+                                            99};
     gput::DeviceArray<std::int64_t> off(offs.size());
     off.upload(offs);
     gput::DeviceArray<float> in(100);

@@ -68,8 +68,9 @@ int sm_count_of(int cc) {
   }
 }
 
-const char* const kAllVariants[] = {"neighbored",       "interleaved",  "unroll8", "unroll8_warp",
-                                    "complete_unroll", "warp_shuffle_vec", "sm90_cluster", "cub"};
+const char* const kAllVariants[] = {
+    "neighbored",      "interleaved",      "unroll8",      "unroll8_warp",
+    "complete_unroll", "warp_shuffle_vec", "sm90_cluster", "cub"};
 
 class ReduceDispatch : public ::testing::TestWithParam<int> {
  protected:
@@ -103,8 +104,8 @@ TEST_P(ReduceDispatch, WholeArrayPicksWarpShuffleVecForEveryOpAndType) {
     for (gpuopt_dtype_t t : {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U32, GPUOPT_DTYPE_F32,
                              GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_F16}) {
       const Choice c = choose(whole(op, t, std::int64_t{1} << 28));
-      EXPECT_EQ(name_of(c), "warp_shuffle_vec") << gpuopt::reduce_op_name(op) << " "
-                                                << gpuopt_dtype_name(t) << ": " << c.trace;
+      EXPECT_EQ(name_of(c), "warp_shuffle_vec")
+          << gpuopt::reduce_op_name(op) << " " << gpuopt_dtype_name(t) << ": " << c.trace;
     }
   }
 }
@@ -122,12 +123,16 @@ TEST_P(ReduceDispatch, Sm90ClusterOnlyFromCc90) {
   }
 }
 
-TEST_P(ReduceDispatch, FewLongRowsGoToClustersOnHopper) {
-  // 256 rows of 64K f32: warp_shuffle_vec would split each row in 8 pieces.
+TEST_P(ReduceDispatch, FewLongRowsStayOnWarpShuffleVec) {
+  // 256 rows of 64K f32: warp_shuffle_vec splits each row in 8 pieces; sm90_cluster could take
+  // them (cc >= 9.0) but measured slower (docs/notes/reduce.md).
   const ReduceProblem p = rows(GPUOPT_DTYPE_F32, 256, 1 << 16, 1 << 16);
   EXPECT_EQ(gpuopt::reduce_plan(p).splits, 8);
   const Choice c = choose(p);
-  EXPECT_EQ(name_of(c), cluster_runs() ? "sm90_cluster" : "warp_shuffle_vec") << c.trace;
+  EXPECT_EQ(name_of(c), "warp_shuffle_vec") << c.trace;
+  if (cluster_runs()) {
+    EXPECT_NE(c.trace.find("sm90_cluster ok"), std::string::npos) << c.trace;
+  }
 }
 
 TEST_P(ReduceDispatch, ManyRowsStayOnWarpShuffleVec) {
@@ -138,8 +143,8 @@ TEST_P(ReduceDispatch, ManyRowsStayOnWarpShuffleVec) {
 }
 
 TEST_P(ReduceDispatch, TextbookRungsRefuseWhatTheyCannotDo) {
-  for (const char* name : {"neighbored", "interleaved", "unroll8", "unroll8_warp",
-                           "complete_unroll"}) {
+  for (const char* name :
+       {"neighbored", "interleaved", "unroll8", "unroll8_warp", "complete_unroll"}) {
     SCOPED_TRACE(name);
     const int i = index_of(name);
     ASSERT_GE(i, 0);
@@ -161,9 +166,8 @@ TEST_P(ReduceDispatch, TextbookRungsRefuseWhatTheyCannotDo) {
     EXPECT_EQ(choose(off, i).index, -1);
   }
   // One pass per 512 elements: 2^19 partials fit, more do not.
-  const Choice big =
-      choose(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, (std::int64_t{1} << 28) + 1),
-             index_of("neighbored"));
+  const Choice big = choose(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, (std::int64_t{1} << 28) + 1),
+                            index_of("neighbored"));
   EXPECT_EQ(big.index, -1);
   EXPECT_NE(big.reason.find("partial"), std::string::npos) << big.reason;
   EXPECT_EQ(name_of(choose(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 31),
@@ -214,8 +218,8 @@ TEST(ReducePlan, ShortSegmentsGetAWarpEach) {
 
 TEST(ReducePlan, PartialsAndCountersAlwaysFitTheWorkspace) {
   for (std::int64_t segs : {1, 2, 3, 100, 1000, 2047, 2048, 5000}) {
-    for (std::int64_t n : {std::int64_t{513}, std::int64_t{1} << 16, std::int64_t{1} << 24,
-                           std::int64_t{1} << 34}) {
+    for (std::int64_t n :
+         {std::int64_t{513}, std::int64_t{1} << 16, std::int64_t{1} << 24, std::int64_t{1} << 34}) {
       ReduceProblem p = rows(GPUOPT_DTYPE_BF16, segs, n, n);
       const gpuopt::ReducePlan plan = gpuopt::reduce_plan(p);
       if (plan.splits > 1) {
@@ -238,15 +242,16 @@ TEST(ReducePlan, PartialsAndCountersAlwaysFitTheWorkspace) {
 }
 
 TEST(ReducePlan, ClusterShapes) {
-  const gpuopt::ClusterPlan w =
-      gpuopt::reduce_cluster_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28));
+  const gpuopt::ClusterPlan w = gpuopt::reduce_cluster_plan(
+      whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28));
   EXPECT_EQ(w.cluster, 8);
   EXPECT_EQ(w.clusters_per_segment, 256);
   const gpuopt::ClusterPlan r =
       gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 256, 1 << 16, 1 << 16));
   EXPECT_EQ(r.cluster, 8);
   EXPECT_EQ(r.clusters_per_segment, 1);
-  const gpuopt::ClusterPlan m = gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 8192, 8192, 8192));
+  const gpuopt::ClusterPlan m =
+      gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 8192, 8192, 8192));
   EXPECT_EQ(m.cluster, 2);
   EXPECT_EQ(m.clusters_per_segment, 1);
 }

@@ -47,11 +47,11 @@ gpuopt_status_t arg(const ReduceProblem& p, const ExecEnv& env) {
   auto items = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
                                                MakePair<T, V>{static_cast<const T*>(p.in)});
   if (!p.segmented()) {
-    GPUOPT_TRY(red::cub_two_phase(env, "cub::DeviceReduce::Reduce", [&](void* tmp,
-                                                                         std::size_t& bytes) {
-      return cub::DeviceReduce::Reduce(tmp, bytes, items, pairs, p.n, red::Combine<Tr>{}, init,
-                                       st);
-    }));
+    GPUOPT_TRY(
+        red::cub_two_phase(env, "cub::DeviceReduce::Reduce", [&](void* tmp, std::size_t& bytes) {
+          return cub::DeviceReduce::Reduce(tmp, bytes, items, pairs, p.n, red::Combine<Tr>{}, init,
+                                           st);
+        }));
   } else {
     GPUOPT_TRY(red::cub_two_phase(
         env, "cub::DeviceSegmentedReduce::Reduce", [&](void* tmp, std::size_t& bytes) {
@@ -61,8 +61,8 @@ gpuopt_status_t arg(const ReduceProblem& p, const ExecEnv& env) {
         }));
   }
   const long long blocks = std::min<long long>(ceil_div(a.num_segments, 256), 4096);
-  arg_finish_kernel<V><<<static_cast<unsigned>(blocks), 256, 0, st>>>(
-      pairs, a, static_cast<long long*>(p.out));
+  arg_finish_kernel<V>
+      <<<static_cast<unsigned>(blocks), 256, 0, st>>>(pairs, a, static_cast<long long*>(p.out));
   return check_launch(env.fn, "reduce cub argmin/argmax finishing kernel launch");
 }
 

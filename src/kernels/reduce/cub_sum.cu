@@ -24,9 +24,8 @@ gpuopt_status_t sum(const ReduceProblem& p, const ExecEnv& env) {
   if (!p.segmented()) {
     return red::cub_two_phase(env, "cub::DeviceReduce::Sum", [&](void* tmp, std::size_t& bytes) {
       if constexpr (kWiden) {
-        return cub::DeviceReduce::TransformReduce(tmp, bytes, in, out, p.n,
-                                                  ::cuda::std::plus<Out>{}, red::ToAcc<T, Out>{},
-                                                  Out(0), st);
+        return cub::DeviceReduce::TransformReduce(
+            tmp, bytes, in, out, p.n, ::cuda::std::plus<Out>{}, red::ToAcc<T, Out>{}, Out(0), st);
       } else {
         return cub::DeviceReduce::Sum(tmp, bytes, in, out, p.n, st);
       }
@@ -48,9 +47,8 @@ gpuopt_status_t sum(const ReduceProblem& p, const ExecEnv& env) {
 }  // namespace
 
 gpuopt_status_t reduce_launch_cub_sum(const ReduceProblem& p, const ExecEnv& env) {
-  return red::with_type(p.in_type, env.fn, [&](auto tt) {
-    return sum<typename decltype(tt)::type>(p, env);
-  });
+  return red::with_type(p.in_type, env.fn,
+                        [&](auto tt) { return sum<typename decltype(tt)::type>(p, env); });
 }
 
 }  // namespace gpuopt

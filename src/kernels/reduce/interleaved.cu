@@ -2,6 +2,8 @@
 // step s the first s threads add the element s away (strides halve from blockDim / 2): the
 // active threads stay packed in the low warps, whole warps retire early and the accesses are
 // conflict-free. ANCHORS (2^24 int, 512 threads): 680 GB/s, 2.2x neighbored.
+// Bench (H200, 2^28 i32): 776 GB/s, 1.17x neighbored (the tree is not the bottleneck here: one
+// 4-byte load per thread and a block per 2 KiB are).
 #include "kernels/reduce/textbook.cuh"
 
 namespace gpuopt {
@@ -10,8 +12,8 @@ namespace {
 constexpr int kThreads = 512;
 
 template <class In, class Acc, class Out>
-__global__ void __launch_bounds__(kThreads) interleaved_kernel(const In* in, long long n,
-                                                               Out* out) {
+__global__ void __launch_bounds__(kThreads)
+    interleaved_kernel(const In* in, long long n, Out* out) {
   __shared__ Acc s[kThreads];
   const unsigned t = threadIdx.x;
   s[t] = red::textbook_load<Acc>(in, static_cast<long long>(blockIdx.x) * kThreads + t, n);

@@ -1,12 +1,10 @@
 // Reduction (sum, min, max, argmin, argmax over arrays, rows or offset segments): the problem,
 // the per-stream workspace layout, the shared launch plan and the variant table.
 //
-// Dispatch rule (reduce_table.cpp; predictions in docs/notes/reduce.md until measured):
-// warp_shuffle_vec is the default for every problem; sm90_cluster (cc >= 9.0) is preferred for
-// segmented problems whose segments need splitting over several CTAs (few, long segments), where
-// it combines the pieces through distributed shared memory instead of a workspace round trip;
-// cub is the vendor baseline, below both; the textbook rungs (sum of i32/f32/f64, one segment)
-// are never preferred over a higher rung that can run the problem.
+// Dispatch rule (reduce_table.cpp; measured on an H200, docs/notes/reduce.md): warp_shuffle_vec
+// for every problem (it takes every op, type and layout); sm90_cluster (cc >= 9.0) next, then
+// cub (the vendor); the textbook rungs (sum of i32/f32/f64, one array) last, in ladder order.
+// sm90_cluster lost to warp_shuffle_vec on every measured shape, few long rows included.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -62,11 +60,11 @@ struct ReducePlan {
 };
 
 // Tuning constants of the plan (see docs/notes/reduce.md).
-constexpr int kReduceThreads = 256;                         // block size of the vector rungs
-constexpr int kReduceUnroll = 4;                            // 16-byte loads in flight per thread
-constexpr std::int64_t kReduceTargetBlocks = 2048;          // about 2 waves on an H100/H200
-constexpr std::int64_t kReduceMinPieceBytes = 16 << 10;     // one iteration of a block
-constexpr std::int64_t kReduceWarpMaxLen = 512;             // warp per segment up to this
+constexpr int kReduceThreads = 256;                      // block size of the vector rungs
+constexpr int kReduceUnroll = 4;                         // 16-byte loads in flight per thread
+constexpr std::int64_t kReduceTargetBlocks = 2048;       // about 2 waves on an H100/H200
+constexpr std::int64_t kReduceMinPieceBytes = 16 << 10;  // one iteration of a block
+constexpr std::int64_t kReduceWarpMaxLen = 512;          // warp per segment up to this
 constexpr std::int64_t kReduceMaxSplits = 2048;
 
 ReducePlan reduce_plan(const ReduceProblem& p);

@@ -17,7 +17,7 @@ namespace red {
 template <class Tr>
 constexpr int unroll_of() {
   return sizeof(typename Tr::Acc) > 8 && sizeof(typename Tr::In) != 4 ? kReduceUnroll / 2
-                                                                       : kReduceUnroll;
+                                                                      : kReduceUnroll;
 }
 
 // [*b, *e) of segment s. Offsets are clamped to [0, n] and an end before its begin gives an

@@ -35,7 +35,8 @@ const char* can_cub(const ReduceProblem& p, const DeviceDesc& dev) {
 }
 
 // Textbook rungs rank by their place on the ladder, below everything else; cub below the own
-// fast rungs; sm90_cluster above warp_shuffle_vec where segments must be split over 2-8 CTAs.
+// fast rungs; sm90_cluster below warp_shuffle_vec everywhere: on the H200 it lost on every shape
+// measured, few long rows included (512 x 131072 f32: 3764 vs 4043 GB/s; docs/notes/reduce.md).
 int pref_neighbored(const ReduceProblem&, const DeviceDesc&) { return 1; }
 int pref_interleaved(const ReduceProblem&, const DeviceDesc&) { return 2; }
 int pref_unroll8(const ReduceProblem&, const DeviceDesc&) { return 3; }
@@ -43,27 +44,26 @@ int pref_unroll8_warp(const ReduceProblem&, const DeviceDesc&) { return 4; }
 int pref_complete_unroll(const ReduceProblem&, const DeviceDesc&) { return 5; }
 int pref_cub(const ReduceProblem&, const DeviceDesc&) { return 10; }
 int pref_warp_shuffle_vec(const ReduceProblem&, const DeviceDesc&) { return 30; }
-int pref_sm90_cluster(const ReduceProblem& p, const DeviceDesc&) {
-  if (!p.segmented()) return 20;
-  const ReducePlan plan = reduce_plan(p);
-  return !plan.warp_per_segment && plan.splits > 1 && plan.splits <= 8 ? 40 : 20;
-}
+int pref_sm90_cluster(const ReduceProblem&, const DeviceDesc&) { return 20; }
 
 const Variant<ReduceProblem> kTable[] = {
-    {{"neighbored", "shared-memory tree over neighbouring pairs (divergent warps), 1 element per "
-                    "thread, one pass per 512 elements",
+    {{"neighbored",
+      "shared-memory tree over neighbouring pairs (divergent warps), 1 element per "
+      "thread, one pass per 512 elements",
       0, 0, false, kTextbookTypes},
      can_one_per_thread,
      pref_neighbored,
      reduce_launch_neighbored},
-    {{"interleaved", "shared-memory tree with halving strides (packed active threads), 1 element "
-                     "per thread",
+    {{"interleaved",
+      "shared-memory tree with halving strides (packed active threads), 1 element "
+      "per thread",
       0, 0, false, kTextbookTypes},
      can_one_per_thread,
      pref_interleaved,
      reduce_launch_interleaved},
-    {{"unroll8", "each block first adds 8 blocks' worth (8 loads in flight per thread), then the "
-                 "interleaved tree",
+    {{"unroll8",
+      "each block first adds 8 blocks' worth (8 loads in flight per thread), then the "
+      "interleaved tree",
       0, 0, false, kTextbookTypes},
      can_eight_per_thread,
      pref_unroll8,
@@ -73,20 +73,23 @@ const Variant<ReduceProblem> kTable[] = {
      can_eight_per_thread,
      pref_unroll8_warp,
      reduce_launch_unroll8_warp},
-    {{"complete_unroll", "unroll8_warp with the block size a template parameter: the whole tree "
-                         "unrolled, a switch over block sizes at launch",
+    {{"complete_unroll",
+      "unroll8_warp with the block size a template parameter: the whole tree "
+      "unrolled, a switch over block sizes at launch",
       0, 0, false, kTextbookTypes},
      can_complete_unroll,
      pref_complete_unroll,
      reduce_launch_complete_unroll},
-    {{"warp_shuffle_vec", "16-byte loads, 4 in flight per thread, warp-shuffle trees; segments "
-                          "split over blocks with a last-block-done pass in index order",
+    {{"warp_shuffle_vec",
+      "16-byte loads, 4 in flight per thread, warp-shuffle trees; segments "
+      "split over blocks with a last-block-done pass in index order",
       0, 0, false, kAllTypes},
      nullptr,
      pref_warp_shuffle_vec,
      reduce_launch_warp_shuffle_vec},
-    {{"sm90_cluster", "a thread-block cluster per segment, CTA partials combined through "
-                      "distributed shared memory in one launch",
+    {{"sm90_cluster",
+      "a thread-block cluster per segment, CTA partials combined through "
+      "distributed shared memory in one launch",
       90, 0, false, kAllTypes},
      nullptr,
      pref_sm90_cluster,
@@ -110,7 +113,8 @@ gpuopt_status_t reduce_launch_cub(const ReduceProblem& p, const ExecEnv& env) {
     case GPUOPT_REDUCE_ARGMAX:
       return reduce_launch_cub_arg(p, env);
   }
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "reduce cub: unexpected op %d", static_cast<int>(p.op));
+  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "reduce cub: unexpected op %d",
+              static_cast<int>(p.op));
 }
 
 const Variant<ReduceProblem>* reduce_variants(int* count) {

@@ -2,7 +2,8 @@
 // values; the last 32 threads add the two halves and finish with warp shuffles, which need no
 // __syncthreads and no shared memory (the textbook's `volatile` shared-memory version is not
 // correct under the current memory model: shuffles, or __syncwarp between steps, are). Saves the
-// five block-wide barriers of the last steps.
+// five block-wide barriers of the last steps. Bench (H200, 2^28 i32): 4105 GB/s, 1.15x unroll8,
+// 97% of the copy roof, 0.92x cub.
 #include "kernels/reduce/textbook.cuh"
 
 namespace gpuopt {
@@ -11,8 +12,8 @@ namespace {
 constexpr int kThreads = 512;
 
 template <class In, class Acc, class Out>
-__global__ void __launch_bounds__(kThreads) unroll8_warp_kernel(const In* in, long long n,
-                                                                Out* out) {
+__global__ void __launch_bounds__(kThreads)
+    unroll8_warp_kernel(const In* in, long long n, Out* out) {
   __shared__ Acc s[kThreads];
   const unsigned t = threadIdx.x;
   const long long first = static_cast<long long>(blockIdx.x) * kThreads * 8 + t;

@@ -1,12 +1,13 @@
-// reduce warp_shuffle_vec: 16-byte vector loads with kReduceUnroll (4) in flight per thread, a
-// register accumulator per thread, then warp-shuffle trees (no shared-memory tree, no __syncthreads
-// inside a warp). Each block reduces one piece of one segment; a segment needing several pieces
-// (a whole-array sum: up to 2048) combines them in a single launch: every block stores its
-// partial in the stream workspace and bumps the segment's counter, and the last one reduces the
-// partials in index order (deterministic, then resets the counter). Short segments (<= 512
-// elements) get one warp each. Improves on the textbook ladder by moving 512 bytes per warp
-// request and keeping 64 bytes per thread in flight, which hides HBM latency with ~6 resident
-// blocks per SM. Predicted: 0.95-1.0x the copy roof on reads (docs/notes/reduce.md).
+// reduce warp_shuffle_vec: 16-byte vector loads with kReduceUnroll (4) in flight per thread, one
+// register accumulator per load slot (independent dependency chains), then warp-shuffle trees (no
+// shared-memory tree, no __syncthreads inside a warp). Each block reduces one piece of one segment;
+// a segment needing several pieces (a whole-array sum: up to 2048) combines them in a single
+// launch: every block stores its partial in the stream workspace and bumps the segment's counter,
+// and the last one reduces the partials in index order (deterministic, then resets the counter).
+// Short segments (<= 512 elements) get one warp each. Improves on the textbook ladder by moving 512
+// bytes per warp request and keeping 64 bytes per thread in flight, which hides HBM latency with 4
+// resident blocks per SM. Bench (H200, 2^28, GB/s read): i32 4481, f32 4487, f64 4611, min f32
+// 4498, argmax f32 4143 (1.00, 0.99, 1.01, 1.00, 1.05x cub); 8192 x 8192 f32 rows 4302 (0.98x cub).
 #include <algorithm>
 
 #include "common/launch.hpp"
@@ -21,7 +22,8 @@ using red::Traits;
 
 constexpr int kThreads = kReduceThreads;
 constexpr int kWarpsPerBlock = kThreads / 32;
-// 4 resident blocks (64 registers): no spills for any op and type, 64 KiB of loads in flight per SM.
+// 4 resident blocks (64 registers): no spills for any op and type, 64 KiB of loads in flight per
+// SM.
 constexpr int kMinBlocks = 4;
 
 template <Op O, class T>
@@ -87,7 +89,8 @@ gpuopt_status_t launch(const ReduceProblem& p, const ExecEnv& env) {
   const ReducePlan plan = reduce_plan(p);
   const SegArgs a = red::seg_args(p, env, plan.splits);
   if (plan.warp_per_segment) {
-    const long long blocks = std::min<long long>(ceil_div(a.num_segments, kWarpsPerBlock), kMaxGridX);
+    const long long blocks =
+        std::min<long long>(ceil_div(a.num_segments, kWarpsPerBlock), kMaxGridX);
     wsv_warp_kernel<O, T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(a);
     return check_launch(env.fn, "reduce warp_shuffle_vec (warp per segment) kernel launch");
   }
