@@ -80,6 +80,25 @@ const void* BenchEnv::copy_back(const DeviceBuffer& buf, std::size_t offset, std
   return dst;
 }
 
+void BenchEnv::record_failure(const BenchError& e, bool variant_available, Row* r) {
+  r->correct = false;
+  if (!variant_available && e.status() == GPUOPT_ERROR_UNSUPPORTED) {
+    r->skipped = true;  // the library says this device cannot run it: not a failure
+    r->error = std::string("skipped: ") + e.what();
+    return;
+  }
+  r->error = e.what();
+  note_error();
+}
+
+void BenchEnv::restore_auto(gpuopt_op_t op) {
+  if (broken()) return;
+  const gpuopt_status_t st = gpuopt_context_set_variant(ctx, op, nullptr);
+  if (st != GPUOPT_SUCCESS)
+    std::fprintf(stderr, "[bench] warning: restoring auto dispatch failed: %s\n",
+                 gpuopt_describe(st).c_str());
+}
+
 void BenchEnv::note_error() {
   if (broken()) return;
   // Clear this runtime's non-sticky error, then ask the device: a sticky error (illegal address,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "check.hpp"
 #include "gpuopt.h"
 #include "results.hpp"
 #include "timer.hpp"
@@ -69,6 +70,13 @@ struct BenchEnv {
   void note_error();
   bool broken() const { return !broken_reason_.empty(); }
   const std::string& broken_reason() const { return broken_reason_; }
+
+  // Records a row whose measurement threw: a refusal (UNSUPPORTED) of a variant that is not
+  // available on this device is a skipped row, anything else an error (and note_error()).
+  void record_failure(const BenchError& e, bool variant_available, Row* r);
+
+  // Returns op to automatic dispatch after a group that forced variants (warns on failure).
+  void restore_auto(gpuopt_op_t op);
 
   void release();  // frees the staging area (before the context is destroyed)
 

@@ -289,26 +289,13 @@ void run_axpy_group(BenchEnv& env, const AxpyGroup& g, std::vector<Row>* rows) {
       try {
         measure(env, g, v, *x, *y, stride, sets, &r);
       } catch (const BenchError& e) {
-        r.correct = false;
-        if (!v.available && e.status() == GPUOPT_ERROR_UNSUPPORTED) {
-          r.skipped = true;  // the library says this device cannot run it: not a failure
-          r.error = std::string("skipped: ") + e.what();
-        } else {
-          r.error = e.what();
-          env.note_error();
-        }
+        env.record_failure(e, v.available, &r);
       }
     }
     env.progress.finish(progress_summary(r));
     rows->push_back(r);
   }
-  if (!env.broken()) {
-    gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_AXPY, nullptr);
-    if (st != GPUOPT_SUCCESS) {
-      std::fprintf(stderr, "[bench] warning: restoring auto dispatch failed: %s\n",
-                   gpuopt_describe(st).c_str());
-    }
-  }
+  env.restore_auto(GPUOPT_OP_AXPY);
 }
 
 }  // namespace bench

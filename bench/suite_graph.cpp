@@ -198,13 +198,7 @@ void run_graph_suite(BenchEnv& env, std::vector<Row>* rows) {
     env.progress.finish(progress_summary(r));
     rows->push_back(r);
   }
-  if (!env.broken()) {
-    gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_AXPY, nullptr);
-    if (st != GPUOPT_SUCCESS) {
-      std::fprintf(stderr, "[bench] warning: restoring auto dispatch failed: %s\n",
-                   gpuopt_describe(st).c_str());
-    }
-  }
+  env.restore_auto(GPUOPT_OP_AXPY);
 }
 
 }  // namespace bench

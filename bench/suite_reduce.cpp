@@ -431,14 +431,7 @@ void run_reduce_group(BenchEnv& env, const ReduceGroup& g, std::vector<Row>* row
       try {
         measure(env, g, v, in->device_ptr(), out->device_ptr(), refs, &r);
       } catch (const BenchError& e) {
-        r.correct = false;
-        if (!v.available && e.status() == GPUOPT_ERROR_UNSUPPORTED) {
-          r.skipped = true;
-          r.error = std::string("skipped: ") + e.what();
-        } else {
-          r.error = e.what();
-          env.note_error();
-        }
+        env.record_failure(e, v.available, &r);
       }
     }
     env.progress.finish(progress_summary(r));
@@ -470,13 +463,7 @@ void run_reduce_group(BenchEnv& env, const ReduceGroup& g, std::vector<Row>* row
     env.progress.finish(progress_summary(r));
     rows->push_back(r);
   }
-  if (!env.broken()) {
-    const gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_REDUCE, nullptr);
-    if (st != GPUOPT_SUCCESS) {
-      std::fprintf(stderr, "[bench] warning: restoring auto dispatch failed: %s\n",
-                   gpuopt_describe(st).c_str());
-    }
-  }
+  env.restore_auto(GPUOPT_OP_REDUCE);
 }
 
 void compute_reduce_bars(Results& res, const std::vector<ReduceGroup>& groups) {

@@ -172,12 +172,12 @@ const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev)
   return sm90::make_plan(p, dev, &plan);
 }
 
-// Above cublas (100) where this rung measured faster on the H200 (docs/notes/gemm-sm90.md):
-// tf32 (NN 4096: 1.09x, 8192: 1.00x) and single 16-bit products with k <= 2048, which run the
-// ping-pong schedule (8192x8192x1024: 1.22x). Elsewhere cuBLAS was as fast or faster.
+// Above cublas (100) only where this rung measured faster in the bench on the H200: single
+// 16-bit products with k <= 2048, which run the ping-pong schedule (8192x8192x1024: 1.00x in the
+// bench of 82e71e2, 1.22x in interleaved runs, docs/notes/gemm-sm90.md). tf32 NN measured 0.99x
+// (4096) and 0.94x (8192) of cuBLAS in that bench, so cuBLAS keeps tf32.
 int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
-  if (p.a_type == GPUOPT_DTYPE_F32) return 110;
-  if (p.batch == 1 && p.k <= 2048) return 110;
+  if (p.a_type != GPUOPT_DTYPE_F32 && p.batch == 1 && p.k <= 2048) return 110;
   return 80;
 }
 
