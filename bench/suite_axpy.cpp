@@ -33,13 +33,7 @@ std::vector<VariantSpec> group_variants(const Options& opt, const std::vector<Va
     if (chosen) any = true;
     if (chosen || v.is_vendor) out.push_back(v);
   }
-  if (opt.wants_variant("auto")) {
-    VariantSpec a;
-    a.name = "auto";
-    a.is_auto = true;
-    out.push_back(a);
-    any = true;
-  }
+  append_auto(opt, &out, &any);
   if (!any) out.clear();  // nothing asked for here: no vendor row alone
   return out;
 }
@@ -178,6 +172,15 @@ std::string progress_summary(const Row& r) {
     s += r.correct ? ", correct" : ", WRONG: " + r.mismatch;
   }
   return s;
+}
+
+void append_auto(const Options& opt, std::vector<VariantSpec>* out, bool* any) {
+  if (!opt.wants_variant("auto")) return;
+  VariantSpec a;
+  a.name = "auto";
+  a.is_auto = true;
+  out->push_back(a);
+  *any = true;
 }
 
 std::vector<VariantSpec> list_variants(gpuopt_context_t ctx, gpuopt_op_t op) {

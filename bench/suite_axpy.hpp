@@ -19,6 +19,9 @@ struct VariantSpec {
   unsigned dtype_mask = 0;
 };
 
+// Appends the "auto" row when the options ask for it (and then sets *any).
+void append_auto(const Options& opt, std::vector<VariantSpec>* out, bool* any);
+
 // The variants of op in ladder order (throws BenchError when listing fails).
 std::vector<VariantSpec> list_variants(gpuopt_context_t ctx, gpuopt_op_t op);
 

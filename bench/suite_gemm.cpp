@@ -333,13 +333,7 @@ std::vector<GemmGroup> plan_gemm(const Options& opt, const std::vector<VariantSp
       any = any || chosen;
       if (chosen || v.is_vendor) g.variants.push_back(v);
     }
-    if (opt.wants_variant("auto")) {
-      VariantSpec a;
-      a.name = "auto";
-      a.is_auto = true;
-      g.variants.push_back(a);
-      any = true;
-    }
+    append_auto(opt, &g.variants, &any);
     if (any) groups.push_back(g);  // nothing asked for here: no vendor row alone
   };
   const std::vector<GemmConfig> configs = all_configs();

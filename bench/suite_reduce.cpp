@@ -60,13 +60,7 @@ std::vector<VariantSpec> pick(const Options& opt, const std::vector<VariantSpec>
     any = any || chosen;
     if (chosen || v.is_vendor) out.push_back(v);
   }
-  if (opt.wants_variant("auto")) {
-    VariantSpec a;
-    a.name = "auto";
-    a.is_auto = true;
-    out.push_back(a);
-    any = true;
-  }
+  append_auto(opt, &out, &any);
   if (!any) out.clear();
   return out;
 }

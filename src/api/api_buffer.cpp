@@ -14,77 +14,6 @@ using gpuopt::guarded;
 
 namespace {
 
-const char* kind_name(gpuopt_memory_kind_t k) {
-  switch (k) {
-    case GPUOPT_MEMORY_DEVICE:
-      return "device";
-    case GPUOPT_MEMORY_PINNED_HOST:
-      return "pinned host";
-    case GPUOPT_MEMORY_MAPPED:
-      return "mapped";
-    case GPUOPT_MEMORY_COMPRESSIBLE:
-      return "compressible";
-    case GPUOPT_MEMORY_EXTERNAL:
-      return "external";
-  }
-  return "unknown";
-}
-
-gpuopt_status_t allocate(const char* fn, gpuopt::Buffer& b) {
-  switch (b.kind) {
-    case GPUOPT_MEMORY_DEVICE:
-      GPUOPT_TRY_CUDA(cudaMalloc(&b.device_ptr, b.bytes), fn, "cudaMalloc");
-      return GPUOPT_SUCCESS;
-    case GPUOPT_MEMORY_PINNED_HOST:
-      GPUOPT_TRY_CUDA(cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocPortable), fn,
-                      "cudaHostAlloc");
-      return GPUOPT_SUCCESS;
-    case GPUOPT_MEMORY_MAPPED:
-      if (!b.ctx->info.supports_mapped_memory)
-        return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "the device cannot map host memory");
-      GPUOPT_TRY_CUDA(
-          cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocMapped | cudaHostAllocPortable), fn,
-          "cudaHostAlloc(mapped)");
-      if (cudaError_t e = cudaHostGetDevicePointer(&b.device_ptr, b.host_ptr, 0)) {
-        cudaFreeHost(b.host_ptr);
-        return gpuopt::fail_cuda(e, fn, "cudaHostGetDevicePointer");
-      }
-      return GPUOPT_SUCCESS;
-    case GPUOPT_MEMORY_COMPRESSIBLE:
-      GPUOPT_TRY(gpuopt::vmm_allocate(fn, b));
-      if (b.compressed) gpuopt::add_compressible_range(*b.ctx, b.device_ptr, b.bytes);
-      gpuopt::log(
-          gpuopt::LogLevel::info, "compressible buffer of %zu bytes: %s", b.bytes,
-          b.compressed ? "compressed by the driver" : "the driver gave an UNCOMPRESSED allocation");
-      return GPUOPT_SUCCESS;
-    case GPUOPT_MEMORY_EXTERNAL:
-      break;
-  }
-  return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-              "kind is %d; expected GPUOPT_MEMORY_DEVICE, _PINNED_HOST, _MAPPED or _COMPRESSIBLE "
-              "(external memory is wrapped with gpuopt_buffer_wrap)",
-              static_cast<int>(b.kind));
-}
-
-gpuopt_status_t release(const char* fn, gpuopt::Buffer& b) {
-  switch (b.kind) {
-    case GPUOPT_MEMORY_DEVICE:
-      GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
-      break;
-    case GPUOPT_MEMORY_PINNED_HOST:
-    case GPUOPT_MEMORY_MAPPED:
-      GPUOPT_TRY_CUDA(cudaFreeHost(b.host_ptr), fn, "cudaFreeHost");
-      break;
-    case GPUOPT_MEMORY_COMPRESSIBLE:
-      if (b.compressed) gpuopt::remove_compressible_range(*b.ctx, b.device_ptr);
-      GPUOPT_TRY(gpuopt::vmm_free(fn, b));
-      break;
-    case GPUOPT_MEMORY_EXTERNAL:
-      break;
-  }
-  return GPUOPT_SUCCESS;
-}
-
 gpuopt_status_t finish(gpuopt::Buffer* raw, gpuopt_buffer_t* out) {
   gpuopt::handle_register(raw, gpuopt::HandleKind::buffer);
   raw->ctx->live_objects.fetch_add(1);
@@ -141,9 +70,9 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_create(gpuopt_context_t ctx, size_t byt
     b->ctx = ctx;
     b->kind = kind;
     b->bytes = bytes;
-    GPUOPT_TRY(allocate(fn, *b));
+    GPUOPT_TRY(gpuopt::buffer_allocate(fn, *b));
     gpuopt::log(gpuopt::LogLevel::debug, "buffer %p: %zu bytes of %s memory", b->device_ptr, bytes,
-                kind_name(kind));
+                gpuopt::memory_kind_name(kind));
     return finish(b.release(), buffer);
   });
 }
@@ -193,7 +122,7 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_host_pointer(gpuopt_buffer_t buffer, vo
       return fail(GPUOPT_ERROR_UNSUPPORTED, fn,
                   "buffer holds %s memory, which has no host address; copy it with "
                   "gpuopt_buffer_copy_to_host",
-                  kind_name(buffer->kind));
+                  gpuopt::memory_kind_name(buffer->kind));
     *ptr = buffer->host_ptr;
     return GPUOPT_SUCCESS;
   });
@@ -272,7 +201,7 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer) {
     GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
-    GPUOPT_TRY(release(fn, *buffer));
+    GPUOPT_TRY(gpuopt::buffer_release(fn, *buffer));
     gpuopt::handle_unregister(buffer);
     buffer->ctx->live_objects.fetch_sub(1);
     delete buffer;

@@ -12,35 +12,6 @@
 using gpuopt::fail;
 using gpuopt::guarded;
 
-namespace {
-
-// Ends the capture open on s and returns its graph (the caller destroys it).
-gpuopt_status_t end_capture(const char* fn, gpuopt::Stream& s, cudaGraph_t* graph) {
-  if (!s.capturing.load())
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "stream is not being captured; call gpuopt_graph_begin first");
-  GPUOPT_TRY(gpuopt::make_current(fn, *s.ctx));
-  cudaError_t err = cudaStreamEndCapture(s.stream, graph);
-  s.capturing = false;
-  if (gpuopt::thread_capture_depth() > 0) --gpuopt::thread_capture_depth();
-  if (err != cudaSuccess) {
-    *graph = nullptr;
-    return gpuopt::fail_cuda(err, fn,
-                             "cudaStreamEndCapture (the capture was invalidated by an illegal "
-                             "call on the stream, or is being ended from another thread)");
-  }
-  return GPUOPT_SUCCESS;
-}
-
-struct GraphGuard {
-  cudaGraph_t g = nullptr;
-  ~GraphGuard() {
-    if (g) cudaGraphDestroy(g);
-  }
-};
-
-}  // namespace
-
 extern "C" {
 
 GPUOPT_API gpuopt_status_t gpuopt_graph_begin(gpuopt_context_t ctx, gpuopt_stream_t stream) {
@@ -75,8 +46,8 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_end(gpuopt_stream_t stream, gpuopt_graph
     if (out) *out = nullptr;
     GPUOPT_TRY(gpuopt::check_stream(fn, stream, nullptr));
     // Without an output the capture is still ended, so the stream is usable again.
-    GraphGuard g;
-    gpuopt_status_t st = end_capture(fn, *stream, &g.g);
+    gpuopt::GraphGuard g;
+    gpuopt_status_t st = gpuopt::graph_end_capture(fn, *stream, &g.g);
     if (st != GPUOPT_SUCCESS) return st;
     if (!out)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
@@ -102,8 +73,8 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_end_update(gpuopt_stream_t stream, gpuop
     if (in_place) *in_place = 0;
     GPUOPT_TRY(gpuopt::check_stream(fn, stream, nullptr));
     gpuopt_status_t graph_ok = gpuopt::check_graph(fn, graph);
-    GraphGuard g;
-    GPUOPT_TRY(end_capture(fn, *stream, &g.g));
+    gpuopt::GraphGuard g;
+    GPUOPT_TRY(gpuopt::graph_end_capture(fn, *stream, &g.g));
     if (graph_ok != GPUOPT_SUCCESS) return graph_ok;
     if (graph->ctx != stream->ctx)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "graph belongs to another context");

@@ -5,6 +5,7 @@
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
+#include "runtime/log.hpp"
 
 namespace gpuopt {
 
@@ -86,6 +87,76 @@ gpuopt_status_t vmm_free(const char* fn, Buffer& b) {
   if (r == CUDA_SUCCESS) r = drv.cuMemAddressFree(ptr, b.vmm_reserved);
   if (r == CUDA_SUCCESS) r = drv.cuMemRelease(b.vmm_handle);
   if (r != CUDA_SUCCESS) return drv_fail(r, fn, "cuMemUnmap/cuMemAddressFree/cuMemRelease");
+  return GPUOPT_SUCCESS;
+}
+
+const char* memory_kind_name(gpuopt_memory_kind_t k) {
+  switch (k) {
+    case GPUOPT_MEMORY_DEVICE:
+      return "device";
+    case GPUOPT_MEMORY_PINNED_HOST:
+      return "pinned host";
+    case GPUOPT_MEMORY_MAPPED:
+      return "mapped";
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      return "compressible";
+    case GPUOPT_MEMORY_EXTERNAL:
+      return "external";
+  }
+  return "unknown";
+}
+
+gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
+  switch (b.kind) {
+    case GPUOPT_MEMORY_DEVICE:
+      GPUOPT_TRY_CUDA(cudaMalloc(&b.device_ptr, b.bytes), fn, "cudaMalloc");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_PINNED_HOST:
+      GPUOPT_TRY_CUDA(cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocPortable), fn,
+                      "cudaHostAlloc");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_MAPPED:
+      if (!b.ctx->info.supports_mapped_memory)
+        return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "the device cannot map host memory");
+      GPUOPT_TRY_CUDA(
+          cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocMapped | cudaHostAllocPortable), fn,
+          "cudaHostAlloc(mapped)");
+      if (cudaError_t e = cudaHostGetDevicePointer(&b.device_ptr, b.host_ptr, 0)) {
+        cudaFreeHost(b.host_ptr);
+        return fail_cuda(e, fn, "cudaHostGetDevicePointer");
+      }
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      GPUOPT_TRY(vmm_allocate(fn, b));
+      if (b.compressed) add_compressible_range(*b.ctx, b.device_ptr, b.bytes);
+      log(LogLevel::info, "compressible buffer of %zu bytes: %s", b.bytes,
+          b.compressed ? "compressed by the driver" : "the driver gave an UNCOMPRESSED allocation");
+      return GPUOPT_SUCCESS;
+    case GPUOPT_MEMORY_EXTERNAL:
+      break;
+  }
+  return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+              "kind is %d; expected GPUOPT_MEMORY_DEVICE, _PINNED_HOST, _MAPPED or _COMPRESSIBLE "
+              "(external memory is wrapped with gpuopt_buffer_wrap)",
+              static_cast<int>(b.kind));
+}
+
+gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
+  switch (b.kind) {
+    case GPUOPT_MEMORY_DEVICE:
+      GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
+      break;
+    case GPUOPT_MEMORY_PINNED_HOST:
+    case GPUOPT_MEMORY_MAPPED:
+      GPUOPT_TRY_CUDA(cudaFreeHost(b.host_ptr), fn, "cudaFreeHost");
+      break;
+    case GPUOPT_MEMORY_COMPRESSIBLE:
+      if (b.compressed) remove_compressible_range(*b.ctx, b.device_ptr);
+      GPUOPT_TRY(vmm_free(fn, b));
+      break;
+    case GPUOPT_MEMORY_EXTERNAL:
+      break;
+  }
   return GPUOPT_SUCCESS;
 }
 

@@ -26,6 +26,15 @@ gpuopt_status_t check_buffer(const char* fn, gpuopt_buffer_t b, const char* arg 
 
 // Allocates compressible memory through the VMM API; falls back to an uncompressed VMM
 // allocation where the device or driver declines compression (b.compressed says which).
+// "device", "pinned host", ... for messages and logs.
+const char* memory_kind_name(gpuopt_memory_kind_t kind);
+
+// Allocates b.bytes of b.kind memory into b (registering compressed ranges with the context);
+// nothing is left allocated on failure.
+gpuopt_status_t buffer_allocate(const char* fn, Buffer& b);
+// Frees what buffer_allocate made (nothing for wrapped memory).
+gpuopt_status_t buffer_release(const char* fn, Buffer& b);
+
 gpuopt_status_t vmm_allocate(const char* fn, Buffer& b);
 gpuopt_status_t vmm_free(const char* fn, Buffer& b);
 
