@@ -302,7 +302,11 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_destroy(gpuopt_graph_t graph);
 typedef enum gpuopt_op_t {
   GPUOPT_OP_AXPY = 0, /**< y = alpha * x + y (gpuopt_axpy()). */
   GPUOPT_OP_GEMM = 1, /**< C = alpha * op(A) op(B) + beta * C (gpuopt_gemm()). */
-  GPUOPT_OP_REDUCE = 2 /**< Sum, min, max, argmin, argmax of arrays or segments (gpuopt_reduce()). */
+  GPUOPT_OP_REDUCE = 2, /**< Sum, min, max, argmin, argmax of arrays or segments (gpuopt_reduce()). */
+  GPUOPT_OP_SEGMENTED_SORT = 3, /**< Stable sort of each segment (gpuopt_segmented_sort()). */
+  GPUOPT_OP_STENCIL = 4,        /**< 2D/3D star stencils (gpuopt_stencil()). */
+  GPUOPT_OP_TRANSPOSE = 5,      /**< Out-of-place matrix transpose (gpuopt_transpose()). */
+  GPUOPT_OP_GDN = 6 /**< GDN normalization, forward and backward (gpuopt_gdn_forward()). */
 } gpuopt_op_t;
 
 /** Element types. Values are stable; new ones are appended. */
@@ -552,6 +556,211 @@ typedef struct gpuopt_reduce_desc_t {
 GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                          const gpuopt_reduce_desc_t* desc, const void* in,
                                          void* out);
+
+/** Name of a reduction operator ("sum", "min", "max", "argmin", "argmax"); NULL for values this
+ *  library does not know. */
+GPUOPT_API const char* gpuopt_reduce_op_name(gpuopt_reduce_op_t op);
+
+/** Sort direction of gpuopt_segmented_sort(). */
+typedef enum gpuopt_sort_order_t {
+  GPUOPT_SORT_ASCENDING = 0, /**< Smallest key first. */
+  GPUOPT_SORT_DESCENDING = 1 /**< Largest key first. */
+} gpuopt_sort_order_t;
+
+/**
+ * A segmented sort problem for gpuopt_segmented_sort(). Set struct_size =
+ * sizeof(gpuopt_segmented_sort_desc_t).
+ *
+ * Two layouts, chosen by the fields:
+ * - fixed-size segments: offsets = NULL; segment s is items [s * segment_size,
+ *   (s + 1) * segment_size); num_items must be num_segments * segment_size.
+ * - variable segments: offsets != NULL; segment s is items [offsets[s], offsets[s + 1]) of the
+ *   num_items; items outside every segment are left unwritten in the outputs.
+ */
+typedef struct gpuopt_segmented_sort_desc_t {
+  size_t struct_size;        /**< sizeof(gpuopt_segmented_sort_desc_t), set by the caller. */
+  gpuopt_dtype_t key_type;   /**< i32, u32, f32, i64, u64 or f64. */
+  int value_bytes;           /**< Bytes per value: 0 (keys only; values pointers NULL), 4 or 8.
+                                  Values are moved as opaque bits. */
+  gpuopt_sort_order_t order; /**< ::GPUOPT_SORT_ASCENDING or ::GPUOPT_SORT_DESCENDING. */
+  int64_t num_items;         /**< Total items of keys (and values), >= 0. */
+  int64_t num_segments;      /**< Number of segments, >= 0. */
+  int64_t segment_size;      /**< Fixed layout: items per segment, >= 0. Ignored with offsets. */
+  const int64_t* offsets;    /**< Variable layout: device array of num_segments + 1
+                                  non-decreasing offsets in [0, num_items]; NULL for fixed. */
+} gpuopt_segmented_sort_desc_t;
+
+/**
+ * Bytes of device workspace gpuopt_segmented_sort() needs for @p desc, whatever variant runs
+ * (0 when none is needed). The answer depends only on the descriptor's sizes and types.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_segmented_sort_workspace_size(
+    gpuopt_context_t ctx, const gpuopt_segmented_sort_desc_t* desc, size_t* bytes);
+
+/**
+ * Sorts each segment of @p keys_in into @p keys_out, stably (equal keys keep their input order),
+ * moving @p values_in to @p values_out with their keys; enqueued on @p stream.
+ *
+ * Floating-point keys sort in IEEE total order with NaNs last (ascending) or first
+ * (descending): -inf < ... < -0.0 < +0.0 < ... < +inf < NaN. Outputs must not overlap inputs.
+ * Variable offsets are the caller's contract (non-decreasing, within [0, num_items]); they are
+ * read only on the device and violating ones are clamped, never read or written out of bounds.
+ *
+ * @param workspace, workspace_bytes  device memory of at least
+ *        gpuopt_segmented_sort_workspace_size() bytes, 256-byte aligned (NULL when that is 0). It
+ *        must not be used by other work while the sort runs.
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_SEGMENTED_SORT): sorting networks in
+ * registers and shared memory for fixed segments up to 4096 keys, size-binned kernels for
+ * offsets, a radix sort for large segments, and `cub` (cub::DeviceSegmentedSort,
+ * cub::DeviceSegmentedRadixSort) as vendor.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_segmented_sort(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                                 const gpuopt_segmented_sort_desc_t* desc,
+                                                 const void* keys_in, void* keys_out,
+                                                 const void* values_in, void* values_out,
+                                                 void* workspace, size_t workspace_bytes);
+
+/** What a stencil reads outside the grid. */
+typedef enum gpuopt_boundary_t {
+  GPUOPT_BOUNDARY_ZERO = 0, /**< Dirichlet: values outside the grid are 0. */
+  GPUOPT_BOUNDARY_CLAMP = 1 /**< The nearest grid value along the axis (clamped index). */
+} gpuopt_boundary_t;
+
+/** Largest stencil radius gpuopt_stencil() takes. */
+#define GPUOPT_STENCIL_MAX_RADIUS 8
+
+/**
+ * A star stencil problem for gpuopt_stencil(). Set struct_size =
+ * sizeof(gpuopt_stencil_desc_t).
+ *
+ * The grid is nx x ny (x nz) elements, x fastest: element (x, y, z) of the input is
+ * in[x + y * in_pitch + z * in_slice_pitch], likewise for the output.
+ * out(x,y,z) = coeffs[0] * in(x,y,z) + sum over axes a and offsets o in [-r, -1] and [1, r] of
+ * coeff(a, o) * in(p + o e_a), where for axis a (0 = x, 1 = y, 2 = z) the 2r coefficients are
+ * coeffs[1 + a * 2r ...], ordered o = -r, ..., -1, +1, ..., +r. So coeffs holds 1 + dims * 2r
+ * values.
+ */
+typedef struct gpuopt_stencil_desc_t {
+  size_t struct_size;         /**< sizeof(gpuopt_stencil_desc_t), set by the caller. */
+  gpuopt_dtype_t dtype;       /**< ::GPUOPT_DTYPE_F32 or ::GPUOPT_DTYPE_F64. */
+  int dims;                   /**< 2 or 3. */
+  int radius;                 /**< 1 to ::GPUOPT_STENCIL_MAX_RADIUS. */
+  gpuopt_boundary_t boundary; /**< ::GPUOPT_BOUNDARY_ZERO or ::GPUOPT_BOUNDARY_CLAMP. */
+  int64_t nx;                 /**< Grid extent along x (contiguous), >= 0. */
+  int64_t ny;                 /**< Grid extent along y, >= 0. */
+  int64_t nz;                 /**< Grid extent along z, >= 0; 1 (or 0 for empty) for 2D. */
+  int64_t in_pitch;           /**< Elements between rows of the input, >= nx. */
+  int64_t in_slice_pitch;     /**< Elements between z-slices of the input, >= in_pitch * ny (3D). */
+  int64_t out_pitch;          /**< Elements between rows of the output, >= nx. */
+  int64_t out_slice_pitch;    /**< Elements between z-slices of the output (3D). */
+  const double* coeffs;       /**< Host array of 1 + dims * 2 * radius coefficients (see above),
+                                   read during the call (converted to dtype); a captured graph
+                                   keeps the values of the capture. */
+} gpuopt_stencil_desc_t;
+
+/**
+ * Applies the star stencil of @p desc to @p in, writing @p out (out-of-place; the two must not
+ * overlap), enqueued on @p stream.
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_STENCIL): `naive` (global loads),
+ * `smem_sync` (tile and halo through registers into shared memory), `sm80_cpasync` (cp.async
+ * into shared memory, pipelined), `sm90_tma` (TMA tensor-map loads of tile and halo, the copy
+ * engine fills out-of-bounds elements, an mbarrier ring), and for 3D z-marching kernels (xy tile
+ * in shared memory, z neighbours in registers) in synchronous and TMA forms.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_stencil(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                          const gpuopt_stencil_desc_t* desc, const void* in,
+                                          void* out);
+
+/**
+ * An out-of-place transpose for gpuopt_transpose(), column-major: A is rows x cols with leading
+ * dimension lda >= max(1, rows); B = A^T is cols x rows with ldb >= max(1, cols). Set
+ * struct_size = sizeof(gpuopt_transpose_desc_t).
+ */
+typedef struct gpuopt_transpose_desc_t {
+  size_t struct_size;   /**< sizeof(gpuopt_transpose_desc_t), set by the caller. */
+  gpuopt_dtype_t dtype; /**< ::GPUOPT_DTYPE_F32, ::GPUOPT_DTYPE_F64 or ::GPUOPT_DTYPE_BF16. */
+  int64_t rows;         /**< Rows of A, >= 0. */
+  int64_t cols;         /**< Columns of A, >= 0. */
+  int64_t lda;          /**< Leading dimension of A. */
+  int64_t ldb;          /**< Leading dimension of B. */
+} gpuopt_transpose_desc_t;
+
+/**
+ * B = A^T (see ::gpuopt_transpose_desc_t), enqueued on @p stream; A and B must not overlap.
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_TRANSPOSE): `naive`, `smem_padded`,
+ * `smem_swizzled`, `sm90_tma`, `cublas` (cublasSgeam/cublasDgeam; f32 and f64).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                            const gpuopt_transpose_desc_t* desc, const void* A,
+                                            void* B);
+
+/** Which pass of GDN a workspace query is for. */
+typedef enum gpuopt_gdn_pass_t {
+  GPUOPT_GDN_FORWARD = 0, /**< gpuopt_gdn_forward(). */
+  GPUOPT_GDN_BACKWARD = 1 /**< gpuopt_gdn_backward(). */
+} gpuopt_gdn_pass_t;
+
+/**
+ * A generalized divisive normalization layer (Ballé et al.) over an NCHW f32 tensor, for
+ * gpuopt_gdn_forward() and gpuopt_gdn_backward(). Set struct_size = sizeof(gpuopt_gdn_desc_t).
+ *
+ * At every pixel p of every image, over the C channels:
+ *   z_i = beta_i + sum_j gamma[i * C + j] * x_j^2,
+ *   y_i = x_i / sqrt(z_i)   (inverse = 0),   y_i = x_i * sqrt(z_i)   (inverse = 1).
+ * x and y are contiguous NCHW (element (n, c, h, w) at ((n * C + c) * H + h) * W + w); beta has
+ * C values, gamma C * C (row-major: gamma[i * C + j] weighs channel j's square into channel i).
+ * The caller keeps z positive (beta > 0, gamma >= 0 as in the GDN paper).
+ */
+typedef struct gpuopt_gdn_desc_t {
+  size_t struct_size;       /**< sizeof(gpuopt_gdn_desc_t), set by the caller. */
+  int64_t batch;            /**< N, >= 0. */
+  int64_t channels;         /**< C, >= 1. */
+  int64_t height;           /**< H, >= 0. */
+  int64_t width;            /**< W, >= 0. */
+  int inverse;              /**< 0: divisive (GDN), 1: multiplicative (inverse GDN). */
+  gpuopt_compute_t compute; /**< Arithmetic of the channel mix: ::GPUOPT_COMPUTE_DEFAULT or
+                                 ::GPUOPT_COMPUTE_F32 (f32), ::GPUOPT_COMPUTE_TF32. */
+} gpuopt_gdn_desc_t;
+
+/**
+ * Bytes of device workspace a GDN pass needs for @p desc, whatever variant runs (0 when none).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
+                                                     const gpuopt_gdn_desc_t* desc,
+                                                     gpuopt_gdn_pass_t pass, size_t* bytes);
+
+/**
+ * y = GDN(x) (see ::gpuopt_gdn_desc_t), enqueued on @p stream.
+ *
+ * @param workspace, workspace_bytes  device memory of at least gpuopt_gdn_workspace_size() bytes
+ *        for ::GPUOPT_GDN_FORWARD, 256-byte aligned (NULL when that is 0).
+ *
+ * Variants (gpuopt_variant_count() with ::GPUOPT_OP_GDN): `composed` (elementwise kernels
+ * around a cuBLAS GEMM, the usual way), `fused` (gpuopt's own GEMM with the squaring folded into
+ * the operand load and the rsqrt and multiply into the epilogue).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                              const gpuopt_gdn_desc_t* desc, const float* x,
+                                              const float* beta, const float* gamma, float* y,
+                                              void* workspace, size_t workspace_bytes);
+
+/**
+ * The gradients of GDN given dy = dL/dy: dx = dL/dx (NCHW), dbeta (C values) and dgamma (C * C,
+ * same layout as gamma), summed over all images and pixels and overwritten (not accumulated);
+ * enqueued on @p stream.
+ *
+ * @param workspace, workspace_bytes  device memory of at least gpuopt_gdn_workspace_size() bytes
+ *        for ::GPUOPT_GDN_BACKWARD, 256-byte aligned (NULL when that is 0).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gdn_backward(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                               const gpuopt_gdn_desc_t* desc, const float* x,
+                                               const float* beta, const float* gamma,
+                                               const float* dy, float* dx, float* dbeta,
+                                               float* dgamma, void* workspace,
+                                               size_t workspace_bytes);
 /** @} */
 
 #ifdef __cplusplus

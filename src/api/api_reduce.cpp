@@ -142,3 +142,7 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
         });
   });
 }
+
+extern "C" GPUOPT_API const char* gpuopt_reduce_op_name(gpuopt_reduce_op_t op) {
+  return gpuopt::reduce_op_name(op);
+}

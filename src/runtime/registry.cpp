@@ -4,7 +4,11 @@
 
 #include "kernels/axpy/axpy.hpp"
 #include "kernels/gemm/gemm.hpp"
+#include "kernels/gdn/gdn.hpp"
 #include "kernels/reduce/reduce.hpp"
+#include "kernels/segmented_sort/segmented_sort.hpp"
+#include "kernels/stencil/stencil.hpp"
+#include "kernels/transpose/transpose.hpp"
 
 namespace gpuopt {
 
@@ -47,6 +51,16 @@ const OpTable* op_table(gpuopt_op_t op) {
                             &meta_of<GemmProblem, gemm_variants>};
   static const OpTable reduce{"reduce", "GPUOPT_VARIANT_REDUCE", count_of(reduce_variants),
                               &meta_of<ReduceProblem, reduce_variants>};
+  static const OpTable segmented_sort{"segmented_sort", "GPUOPT_VARIANT_SEGMENTED_SORT",
+                                      count_of(segmented_sort_variants),
+                                      &meta_of<SegmentedSortProblem, segmented_sort_variants>};
+  static const OpTable stencil{"stencil", "GPUOPT_VARIANT_STENCIL", count_of(stencil_variants),
+                               &meta_of<StencilProblem, stencil_variants>};
+  static const OpTable transpose{"transpose", "GPUOPT_VARIANT_TRANSPOSE",
+                                 count_of(transpose_variants),
+                                 &meta_of<TransposeProblem, transpose_variants>};
+  static const OpTable gdn{"gdn", "GPUOPT_VARIANT_GDN", count_of(gdn_variants),
+                           &meta_of<GdnProblem, gdn_variants>};
   switch (op) {
     case GPUOPT_OP_AXPY:
       return &axpy;
@@ -54,6 +68,14 @@ const OpTable* op_table(gpuopt_op_t op) {
       return &gemm;
     case GPUOPT_OP_REDUCE:
       return &reduce;
+    case GPUOPT_OP_SEGMENTED_SORT:
+      return &segmented_sort;
+    case GPUOPT_OP_STENCIL:
+      return &stencil;
+    case GPUOPT_OP_TRANSPOSE:
+      return &transpose;
+    case GPUOPT_OP_GDN:
+      return &gdn;
   }
   return nullptr;
 }

@@ -13,7 +13,7 @@
 namespace gpuopt {
 
 // Number of ops in gpuopt_op_t.
-constexpr int kOpCount = 3;
+constexpr int kOpCount = 7;
 
 // Device workspace every gpuopt stream owns (allocated and zeroed at creation, never during a
 // call): ops that need scratch (reduce: partials, counters, CUB temp storage) take it from

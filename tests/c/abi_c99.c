@@ -95,7 +95,17 @@ static void check_version_and_names(void) {
         strcmp(gpuopt_op_name(GPUOPT_OP_GEMM), "gemm") == 0);
   CHECK(gpuopt_op_name(GPUOPT_OP_REDUCE) != NULL &&
         strcmp(gpuopt_op_name(GPUOPT_OP_REDUCE), "reduce") == 0);
+  CHECK(gpuopt_op_name(GPUOPT_OP_SEGMENTED_SORT) != NULL &&
+        strcmp(gpuopt_op_name(GPUOPT_OP_SEGMENTED_SORT), "segmented_sort") == 0);
+  CHECK(gpuopt_op_name(GPUOPT_OP_STENCIL) != NULL &&
+        strcmp(gpuopt_op_name(GPUOPT_OP_STENCIL), "stencil") == 0);
+  CHECK(gpuopt_op_name(GPUOPT_OP_TRANSPOSE) != NULL &&
+        strcmp(gpuopt_op_name(GPUOPT_OP_TRANSPOSE), "transpose") == 0);
+  CHECK(gpuopt_op_name(GPUOPT_OP_GDN) != NULL && strcmp(gpuopt_op_name(GPUOPT_OP_GDN), "gdn") == 0);
   CHECK(gpuopt_op_name((gpuopt_op_t)9999) == NULL);
+  CHECK(gpuopt_reduce_op_name(GPUOPT_REDUCE_ARGMAX) != NULL &&
+        strcmp(gpuopt_reduce_op_name(GPUOPT_REDUCE_ARGMAX), "argmax") == 0);
+  CHECK(gpuopt_reduce_op_name((gpuopt_reduce_op_t)9999) == NULL);
   CHECK(gpuopt_dtype_name(GPUOPT_DTYPE_F32) != NULL &&
         strcmp(gpuopt_dtype_name(GPUOPT_DTYPE_F32), "f32") == 0);
   CHECK(gpuopt_dtype_name(GPUOPT_DTYPE_F64) != NULL &&
@@ -224,6 +234,21 @@ static void check_null_handles(void) {
   EXPECT(gpuopt_gemm(NULL, NULL, NULL, host, host, host), H);
   fn = "gpuopt_reduce";
   EXPECT(gpuopt_reduce(NULL, NULL, NULL, host, host), H);
+  fn = "gpuopt_segmented_sort_workspace_size";
+  EXPECT(gpuopt_segmented_sort_workspace_size(NULL, NULL, &bytes), H);
+  fn = "gpuopt_segmented_sort";
+  EXPECT(gpuopt_segmented_sort(NULL, NULL, NULL, host, host, NULL, NULL, NULL, 0), H);
+  fn = "gpuopt_stencil";
+  EXPECT(gpuopt_stencil(NULL, NULL, NULL, host, host), H);
+  fn = "gpuopt_transpose";
+  EXPECT(gpuopt_transpose(NULL, NULL, NULL, host, host), H);
+  fn = "gpuopt_gdn_workspace_size";
+  EXPECT(gpuopt_gdn_workspace_size(NULL, NULL, GPUOPT_GDN_FORWARD, &bytes), H);
+  fn = "gpuopt_gdn_forward";
+  EXPECT(gpuopt_gdn_forward(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), H);
+  fn = "gpuopt_gdn_backward";
+  EXPECT(gpuopt_gdn_backward(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0),
+         H);
 
   /* A pointer that was never a handle is refused without being dereferenced. */
   fn = "gpuopt_stream_synchronize";
