@@ -1,15 +1,27 @@
 # ctest "c_abi_coverage": every function gpuopt.h declares must be called by abi_c99.c, so that
-# the C ABI test keeps covering the whole API as it grows.
-#   cmake -DHEADER=include/gpuopt.h -DSOURCE=tests/c/abi_c99.c -P check_coverage.cmake
+# the C ABI test keeps covering the whole API as it grows. The bindings' coverage tests use it too.
+#   cmake -DHEADER=include/gpuopt.h -DSOURCE="a.c;b.c" [-DSUFFIX=(] [-DWHAT=text] -P check_coverage.cmake
+# Each declared name must occur in one of the SOURCE files followed by SUFFIX (default "(";
+# '"' suits a binding that names symbols in strings).
 file(READ "${HEADER}" header)
-file(READ "${SOURCE}" source)
+set(source "")
+foreach(f IN LISTS SOURCE)
+  file(READ "${f}" one)
+  string(APPEND source "${one}")
+endforeach()
+if(NOT DEFINED SUFFIX)
+  set(SUFFIX "(")
+endif()
+if(NOT DEFINED WHAT)
+  set(WHAT "${SOURCE}")
+endif()
 string(REGEX MATCHALL "GPUOPT_API[^;(]*[ *](gpuopt_[a-z0-9_]+)[ \t\n]*\\(" decls "${header}")
 set(missing "")
 set(count 0)
 foreach(decl IN LISTS decls)
   string(REGEX REPLACE ".*[ *](gpuopt_[a-z0-9_]+)[ \t\n]*\\($" "\\1" fn "${decl}")
   math(EXPR count "${count} + 1")
-  string(FIND "${source}" "${fn}(" at)
+  string(FIND "${source}" "${fn}${SUFFIX}" at)
   if(at EQUAL -1)
     list(APPEND missing "${fn}")
   endif()
@@ -19,7 +31,6 @@ if(count LESS 10)
 endif()
 if(missing)
   list(JOIN missing "\n  " missing_lines)
-  message(FATAL_ERROR "c_abi_coverage: ${SOURCE} does not call these functions of gpuopt.h "
-                      "(add at least their NULL-handle error path):\n  ${missing_lines}")
+  message(FATAL_ERROR "coverage: ${WHAT} lacks these functions of gpuopt.h:\n  ${missing_lines}")
 endif()
-message(STATUS "c_abi_coverage: abi_c99.c calls all ${count} functions of gpuopt.h")
+message(STATUS "coverage: ${WHAT} covers all ${count} functions of gpuopt.h")
