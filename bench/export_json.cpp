@@ -1,6 +1,7 @@
 #include "export_json.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -29,6 +30,7 @@ void write_row(JsonWriter& w, const Row& r) {
   opt_str(w, "vendor", r.vendor);
   w.key("vendor_ms").num(r.vendor_ms);
   w.key("ratio_to_vendor").num(r.ratio_to_vendor);
+  if (std::isfinite(r.paired_ratio)) w.key("paired_ratio_to_vendor").num(r.paired_ratio);
   w.key("tflops").num(r.tflops);
   w.key("gbs").num(r.gbs);
   w.key("share_of_roof").num(r.share_of_roof);

@@ -62,6 +62,7 @@ struct Row {
 
   std::string vendor;  // name of the vendor variant of this group ("" when none)
   double vendor_ms = kNaN, ratio_to_vendor = kNaN;
+  double paired_ratio = kNaN;  // vendor ms / own ms re-timed in alternation (gemm bar rows)
 
   bool correct = false;
   double rel_err = kNaN;
