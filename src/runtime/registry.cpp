@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "kernels/axpy/axpy.hpp"
-#include "kernels/gemm/gemm.hpp"
 #include "kernels/gdn/gdn.hpp"
+#include "kernels/gemm/gemm.hpp"
 #include "kernels/reduce/reduce.hpp"
 #include "kernels/segmented_sort/segmented_sort.hpp"
 #include "kernels/stencil/stencil.hpp"
