@@ -23,19 +23,8 @@ bool is_textbook(const std::string& v) {
 }
 
 const char* op_name(gpuopt_reduce_op_t op) {
-  switch (op) {
-    case GPUOPT_REDUCE_SUM:
-      return "sum";
-    case GPUOPT_REDUCE_MIN:
-      return "min";
-    case GPUOPT_REDUCE_MAX:
-      return "max";
-    case GPUOPT_REDUCE_ARGMIN:
-      return "argmin";
-    case GPUOPT_REDUCE_ARGMAX:
-      return "argmax";
-  }
-  return "?";
+  const char* name = gpuopt_reduce_op_name(op);
+  return name ? name : "?";
 }
 
 std::size_t in_bytes(gpuopt_dtype_t t) { return t == GPUOPT_DTYPE_F64 ? 8 : 4; }

@@ -89,6 +89,15 @@ gpuopt_status_t for_batch_chunks(const GemmArgs<T>& a, F&& launch_chunk) {
   return GPUOPT_SUCCESS;
 }
 
+// Calls f(T{}) with T = double or float, the input type of the SIMT rungs (f64, exact f32).
+template <class F>
+gpuopt_status_t with_simt_type(const GemmProblem& p, const ExecEnv& env, const char* variant,
+                               F&& f) {
+  if (p.a_type == GPUOPT_DTYPE_F64) return f(double{});
+  if (p.a_type == GPUOPT_DTYPE_F32) return f(float{});
+  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm %s: unexpected dtype", variant);
+}
+
 // Calls f(std::integral_constant<bool, a_kcontig>, std::integral_constant<bool, b_kcontig>):
 // one kernel instantiation per operand layout pair.
 template <class F>

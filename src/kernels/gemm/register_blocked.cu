@@ -173,9 +173,8 @@ gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
 }  // namespace
 
 gpuopt_status_t gemm_launch_register_blocked(const GemmProblem& p, const ExecEnv& env) {
-  if (p.a_type == GPUOPT_DTYPE_F64) return launch<double>(p, env);
-  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float>(p, env);
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm register_blocked: unexpected dtype");
+  return gemm_io::with_simt_type(p, env, "register_blocked",
+                                 [&](auto t) { return launch<decltype(t)>(p, env); });
 }
 
 }  // namespace gpuopt

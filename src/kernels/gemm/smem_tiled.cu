@@ -55,9 +55,8 @@ gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
 }  // namespace
 
 gpuopt_status_t gemm_launch_smem_tiled(const GemmProblem& p, const ExecEnv& env) {
-  if (p.a_type == GPUOPT_DTYPE_F64) return launch<double>(p, env);
-  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float>(p, env);
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm smem_tiled: unexpected dtype");
+  return gemm_io::with_simt_type(p, env, "smem_tiled",
+                                 [&](auto t) { return launch<decltype(t)>(p, env); });
 }
 
 }  // namespace gpuopt
