@@ -2,11 +2,12 @@
 
 as_device_array(obj, stream) turns an operand into a DeviceArrayInfo (address, shape, strides in
 elements, gpuopt dtype), ordered after its producer on ``stream``:
-- ``__cuda_array_interface__``: its ``stream`` entry (when present and not None) names the stream
-  that produces the data; the gpuopt stream is made to wait for it (an event recorded there and
-  waited on, through the CUDA driver) unless it is that very stream.
-- ``__dlpack__``: called with ``stream=<the gpuopt stream>``, so the producer orders its work
-  before that stream itself, as the DLPack protocol says. The capsule is read, not consumed: its
+- ``__cuda_array_interface__`` version 3: its ``stream`` entry (when present and not None) names
+  the stream that produces the data; the gpuopt stream is made to wait for it (an event recorded
+  there and waited on, through the CUDA driver) unless it is that very stream.
+- ``__dlpack__`` (preferred over an array interface older than version 3, which has no stream
+  entry): called with ``stream=<the gpuopt stream>``, so the producer orders its work before
+  that stream itself, as the DLPack protocol says. The capsule is read, not consumed: its
   destructor releases the tensor when it goes away.
 - gpuopt objects (Buffer, DeviceArray) and plain integers (raw device addresses) pass through.
 """
@@ -172,11 +173,20 @@ def parse_dlpack_capsule(capsule):
 
 
 def as_device_array(obj, stream=None):
-    """DeviceArrayInfo of a device operand, ordered after its producer on ``stream``."""
+    """DeviceArrayInfo of a device operand, ordered after its producer on ``stream``.
+
+    Preference: ``__cuda_array_interface__`` of version 3 (its ``stream`` entry is honoured),
+    then ``__dlpack__`` (the producer orders its work before ``stream``), then an older array
+    interface, which says nothing of streams (PyTorch exports version 2: with it, run gpuopt on
+    the producer's stream, as Context.wrap_stream(torch.cuda.current_stream().cuda_stream), or
+    synchronize). While ``stream`` is being captured no wait is enqueued: order the captured
+    graph's launches after the producer yourself.
+    """
     if isinstance(obj, DeviceArrayInfo):
         return obj
     if isinstance(obj, DeviceArray):
         return obj.info
+    capturing = stream is not None and getattr(stream, "capturing", False)
     cai = None
     try:
         cai = obj.__cuda_array_interface__
@@ -186,10 +196,10 @@ def as_device_array(obj, stream=None):
         if not hasattr(obj, "__dlpack__"):
             raise
         cai = None  # e.g. torch.bfloat16 has no typestr: DLPack describes it
-    if cai is not None:
+    if cai is not None and (int(cai.get("version", 0)) >= 3 or not hasattr(obj, "__dlpack__")):
         info = _from_cai(cai, obj)
         producer = cai.get("stream")
-        if producer is not None and stream is not None and int(cai.get("version", 0)) >= 3:
+        if producer is not None and stream is not None and not capturing:
             stream.wait_for_native(int(producer))
         return info
     if hasattr(obj, "__dlpack__"):
@@ -197,7 +207,7 @@ def as_device_array(obj, stream=None):
             capsule = obj.__dlpack__()
         else:
             native = stream.native
-            capsule = obj.__dlpack__(stream=native if native not in (0, None) else 1)
+            capsule = obj.__dlpack__(stream=-1 if capturing else (native or 1))
         info = parse_dlpack_capsule(capsule)
         info.keepalive = (capsule, obj)
         return info

@@ -148,6 +148,7 @@ class Stream(_Handle):
     def __init__(self, ctx, wrap=None):
         super().__init__()
         self.ctx = ctx
+        self.capturing = False  # between begin_capture() and end_capture()
         if wrap is None:
             check(lib.gpuopt_stream_create(ctx._h, ctypes.byref(self._h)))
         else:
@@ -175,10 +176,12 @@ class Stream(_Handle):
     def begin_capture(self):
         """Starts capturing this stream (gpuopt_graph_begin)."""
         check(lib.gpuopt_graph_begin(self.ctx._h, self._h))
+        self.capturing = True
 
     def end_capture(self, update=None):
         """Ends the capture: a new Graph, or with ``update=graph`` updates that graph and returns
         True when it was updated in place."""
+        self.capturing = False
         if update is None:
             g = Graph(self.ctx)
             check(lib.gpuopt_graph_end(self._h, ctypes.byref(g._h)))
