@@ -65,7 +65,8 @@ int main(void) {
   host = (double*)malloc(bytes);
   if (!host) goto done;
   for (j = 0; j < N; ++j)
-    for (i = 0; i < N; ++i) host[(size_t)j * N + i] = (double)((i + 1 + 3 * (j + 1)) % 17 - 8) / 8.0;
+    for (i = 0; i < N; ++i)
+      host[(size_t)j * N + i] = (double)((i + 1 + 3 * (j + 1)) % 17 - 8) / 8.0;
   for (i = 0; i < 3; ++i) {
     TRY(gpuopt_buffer_create(ctx, bytes, GPUOPT_MEMORY_DEVICE, &buf[i]));
     TRY(gpuopt_buffer_device_pointer(buf[i], &ptr[i]));
