@@ -68,6 +68,7 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # step NAME LOG CMD...: runs CMD with stdout and stderr appended to LOG, records ok / FAIL (rc).
+# With SKIP77="reason" set (SKIP77=... step ...), exit 77 records "skipped (reason)".
 step() {
   local name="$1" log="$2"
   shift 2
@@ -78,6 +79,8 @@ step() {
   rc=$?
   if [ "$rc" -eq 0 ]; then
     record "$name" ok "$(elapsed "$t0")"
+  elif [ "$rc" -eq 77 ] && [ -n "${SKIP77:-}" ]; then
+    record "$name" "skipped ($SKIP77)" "$(elapsed "$t0")"
   else
     record "$name" "FAIL (rc $rc, see $(basename "$log"))" "$(elapsed "$t0")"
     echo "   -> FAILED with rc $rc; last lines of $log:"
@@ -152,24 +155,6 @@ fi
 # --- bindings ----------------------------------------------------------------------------
 # The examples of every binding, for real, and the binding timing protocol
 # (docs/integration-c.md): each binding's "gpuopt-binding-time" line against C's, bar 2%.
-# step77 NAME LOG REASON CMD...: like step, but exit 77 records "skipped (REASON)".
-step77() {
-  local name="$1" log="$2" reason="$3"
-  shift 3
-  echo "== $name: $*" | tee -a "$log"
-  local t0 rc
-  t0="$(now)"
-  "$@" >>"$log" 2>&1
-  rc=$?
-  case "$rc" in
-    0) record "$name" ok "$(elapsed "$t0")" ;;
-    77) record "$name" "skipped ($reason)" "$(elapsed "$t0")" ;;
-    *)
-      record "$name" "FAIL (rc $rc, see $(basename "$log"))" "$(elapsed "$t0")"
-      tail -n 15 "$log" | sed 's/^/   | /'
-      ;;
-  esac
-}
 if [ "${SKIP_BINDINGS:-0}" = 1 ]; then
   record bindings "skipped (SKIP_BINDINGS=1)" 0
 elif [ "$BUILT" -ne 1 ]; then
@@ -186,21 +171,21 @@ else
   CTIME="$BUILD_DIR/examples/example_gemm_timing"
   ctime() {  # ctime NAME: the C reference timing
     if [ -x "$CTIME" ]; then
-      step77 "$1" "$BLOG" "no device" "${BENV[@]}" "$CTIME"
+      SKIP77="no device" step "$1" "$BLOG" "${BENV[@]}" "$CTIME"
     else
       record "$1" "skipped (no $CTIME: GPUOPT_BUILD_EXAMPLES=OFF?)" 0
     fi
   }
   ctime "bindings c time"
-  step77 "bindings python" "$BLOG" "no PyTorch or no device" \
+  SKIP77="no PyTorch or no device" step "bindings python" "$BLOG" \
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py
-  step77 "bindings python time" "$BLOG" "no PyTorch or no device" \
+  SKIP77="no PyTorch or no device" step "bindings python time" "$BLOG" \
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py --time
   for lang in fortran rust; do
     exe="$BIN_DIR/example_${lang}_gemm_reduce"
     if [ -x "$exe" ]; then
-      step77 "bindings $lang" "$BLOG" "no device" "${BENV[@]}" "$exe"
-      step77 "bindings $lang time" "$BLOG" "no device" "${BENV[@]}" "$exe" --time
+      SKIP77="no device" step "bindings $lang" "$BLOG" "${BENV[@]}" "$exe"
+      SKIP77="no device" step "bindings $lang time" "$BLOG" "${BENV[@]}" "$exe" --time
     else
       record "bindings $lang" "skipped (no $exe)" 0
     fi
