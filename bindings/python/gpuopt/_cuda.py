@@ -13,7 +13,8 @@ def _driver():
     if _lib is None:
         lib = ctypes.CDLL("libcuda.so.1")
         p, pp, i = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int
-        for name, args in (("cuDeviceGet", [ctypes.POINTER(i), i]),
+        for name, args in (("cuInit", [ctypes.c_uint]),
+                           ("cuDeviceGet", [ctypes.POINTER(i), i]),
                            ("cuDevicePrimaryCtxRetain", [pp, i]),
                            ("cuDevicePrimaryCtxRelease_v2", [i]),
                            ("cuCtxPushCurrent_v2", [p]),
@@ -25,6 +26,7 @@ def _driver():
             fn = getattr(lib, name)
             fn.restype = ctypes.c_int
             fn.argtypes = args
+        _ok(lib.cuInit(0), "cuInit")  # done already by the runtime inside libgpuopt; idempotent
         _lib = lib
     return _lib
 
