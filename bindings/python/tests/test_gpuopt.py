@@ -238,26 +238,66 @@ class Interop(unittest.TestCase):
         back = gpuopt.as_device_array(arr)
         self.assertEqual((back.ptr, back.shape), (8192, (4, 2)))
 
-    def test_dlpack_capsule(self):
+    @staticmethod
+    def _capsule(code, bits):
+        """A DLPack capsule of a 3 x 4 column-major CUDA tensor at (1 << 20) + 16."""
         shape = (ctypes.c_int64 * 2)(3, 4)
         strides = (ctypes.c_int64 * 2)(1, 3)
         mt = _arrays._DLManagedTensor()
         t = mt.dl_tensor
         t.data, t.byte_offset, t.ndim = 1 << 20, 16, 2
         t.device.device_type, t.device.device_id = 2, 0
-        t.dtype.code, t.dtype.bits, t.dtype.lanes = 4, 16, 1  # bfloat16
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = code, bits, 1
         t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
         t.strides = ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
         new = ctypes.pythonapi.PyCapsule_New
         new.restype = ctypes.py_object
         new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-        capsule = new(ctypes.addressof(mt), b"dltensor", None)
+        return mt, new(ctypes.addressof(mt), b"dltensor", None), (shape, strides)
+
+    def test_dlpack_capsule(self):
+        mt, capsule, _keep = self._capsule(code=4, bits=16)  # bfloat16
+        t = mt.dl_tensor
         info = _arrays.parse_dlpack_capsule(capsule)
         self.assertEqual((info.ptr, info.shape, info.strides, info.dtype),
                          ((1 << 20) + 16, (3, 4), (1, 3), gpuopt.GPUOPT_DTYPE_BF16))
         t.device.device_type = 1  # CPU memory is refused
         with self.assertRaises(ValueError):
             _arrays.parse_dlpack_capsule(capsule)
+
+    def test_stream_ordering(self):
+        class FakeStream:  # records what as_device_array asks of a gpuopt Stream
+            native, capturing, waited = 0, False, []
+
+            def wait_for_native(self, producer):
+                self.waited.append(producer)
+
+        class TorchLike:  # array interface v2 (no stream entry) and DLPack, like PyTorch
+            def __init__(self, capsule):
+                self.capsule, self.streams = capsule, []
+                self.__cuda_array_interface__ = {"version": 2, "shape": (3, 4), "data": (1, 0),
+                                                 "typestr": "<f8", "strides": None}
+
+            def __dlpack__(self, stream=None):
+                self.streams.append(stream)
+                return self.capsule
+
+        s = FakeStream()
+        mt, capsule, _keep = self._capsule(code=2, bits=64)
+        t = TorchLike(capsule)
+        info = gpuopt.as_device_array(t, s)
+        self.assertEqual((info.ptr, info.dtype), ((1 << 20) + 16, gpuopt.GPUOPT_DTYPE_F64))
+        self.assertEqual(t.streams, [1])  # the legacy default stream, as DLPack numbers it
+        s.native = 0x1234
+        gpuopt.as_device_array(t, s)
+        s.capturing = True
+        gpuopt.as_device_array(t, s)
+        self.assertEqual(t.streams, [1, 0x1234, -1])  # -1: no synchronization while capturing
+        s.capturing = False
+        gpuopt.as_device_array(_FakeCAI(shape=(2,), typestr="<f4", stream=77), s)
+        gpuopt.as_device_array(_FakeCAI(shape=(2,), typestr="<f4", stream=None), s)
+        self.assertEqual(s.waited, [77])
+        del mt
 
     def test_host_addresses(self):
         from gpuopt._core import _host_address
