@@ -79,6 +79,26 @@ class Errors(unittest.TestCase):
                                gpuopt.GPUOPT_ERROR_INVALID_ARGUMENT), fn)
             self.assertIn(fn, gpuopt.last_error_message())
 
+    def test_every_function_with_null_arguments(self):
+        """Each prototype is callable with NULL handles and zeros; a failure leaves a message that
+        names the function (the calling conventions hold for the whole header)."""
+        from gpuopt._lib import _PROTOTYPES
+        lib = gpuopt.lib
+        for name, (restype, argtypes) in _PROTOTYPES.items():
+            args = []
+            for t in argtypes:
+                if t in (ctypes.c_int, ctypes.c_int64, ctypes.c_size_t, ctypes.c_uint):
+                    args.append(0)
+                elif t is ctypes.c_double:
+                    args.append(0.0)
+                else:  # handles, pointers, strings, struct pointers: NULL
+                    args.append(None)
+            if name == "gpuopt_last_error_message":
+                continue  # it reports on the other calls; checked in Names and below
+            result = getattr(lib, name)(*args)
+            if restype is ctypes.c_int and name != "gpuopt_version" and result != 0:
+                self.assertIn(name, gpuopt.last_error_message(), name)
+
     def test_exception_carries_status_and_message(self):
         from gpuopt._errors import check
         lib = gpuopt.lib
