@@ -2,8 +2,8 @@
 # gpu-check.sh: the one command for the GPU machine.
 #
 # Configures and builds gpuopt (Release, all cores), runs the unit, GPU and remaining tests, runs
-# the GPU tests under compute-sanitizer, runs gpuopt-bench, and writes logs and bench.json under
-# $OUT. A failing step does not stop the later ones; the summary table (step, status, seconds)
+# the GPU tests under compute-sanitizer, runs the language bindings' examples and their timing
+# against C, runs gpuopt-bench, and writes logs and bench.json under $OUT. A failing step does not stop the later ones; the summary table (step, status, seconds)
 # and the bench's ladder tables and bars are printed last, and the exit status is non-zero when
 # any step failed.
 #
@@ -13,6 +13,11 @@
 #   BUILD_DIR=DIR         build tree (default build-gpu)
 #   SKIP_BENCH=1          skip gpuopt-bench
 #   SKIP_SANITIZER=1      skip compute-sanitizer
+#   SKIP_BINDINGS=1       skip the bindings step (C timing example, Python, Fortran, Rust examples)
+#   BINDINGS_BIN=DIR      prebuilt binding examples (default ./bindings-bin):
+#                         example_fortran_gemm_reduce, example_rust_gemm_reduce; each is run when
+#                         present (plain, then --time), else reported as skipped
+#   PYTHON=EXE            the Python that has PyTorch (default python3)
 #   SANITIZER_TOOLS=LIST  compute-sanitizer tools, space separated (default "memcheck"; e.g.
 #                         "memcheck racecheck synccheck")
 #   BENCH_ARGS="..."      extra gpuopt-bench arguments (e.g. "--quick")
@@ -21,8 +26,10 @@
 #   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
 #   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
-# Files in $OUT: build.log unit.log gpu.log other.log sanitizer.log bench.json bench.txt
-# (the bench's stdout: ladder tables and bars) bench.log (its stderr: progress).
+# Files in $OUT: build.log unit.log gpu.log (GPU tests, then the compute-sanitizer runs)
+# other.log (remaining tests, then the bindings' examples) bindings.txt (the binding timing lines
+# and each binding's ratio to C) bench.json bench.txt (the bench's stdout: ladder tables and
+# bars) bench.log (its stderr: progress).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -61,6 +68,7 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # step NAME LOG CMD...: runs CMD with stdout and stderr appended to LOG, records ok / FAIL (rc).
+# With SKIP77="reason" set (SKIP77=... step ...), exit 77 records "skipped (reason)".
 step() {
   local name="$1" log="$2"
   shift 2
@@ -71,6 +79,8 @@ step() {
   rc=$?
   if [ "$rc" -eq 0 ]; then
     record "$name" ok "$(elapsed "$t0")"
+  elif [ "$rc" -eq 77 ] && [ -n "${SKIP77:-}" ]; then
+    record "$name" "skipped ($SKIP77)" "$(elapsed "$t0")"
   else
     record "$name" "FAIL (rc $rc, see $(basename "$log"))" "$(elapsed "$t0")"
     echo "   -> FAILED with rc $rc; last lines of $log:"
@@ -121,25 +131,90 @@ if [ "${SKIP_SANITIZER:-0}" = 1 ]; then
 elif [ "$BUILT" -ne 1 ]; then
   record sanitizer "not run (no build)" 0
 else
-  : >"$OUT/sanitizer.log"
   SAN="$(command -v compute-sanitizer || true)"
   [ -z "$SAN" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && SAN=/usr/local/cuda/bin/compute-sanitizer
   GPU_TESTS="$BUILD_DIR/tests/gpu/gpuopt_gpu_tests"
   [ -x "$GPU_TESTS" ] || GPU_TESTS="$(find "$BUILD_DIR" -type f -name 'gpuopt_gpu_tests*' -perm -u+x 2>/dev/null | head -n 1)"
   if [ -z "$SAN" ]; then
-    echo "compute-sanitizer not found" >>"$OUT/sanitizer.log"
+    echo "compute-sanitizer not found" >>"$OUT/gpu.log"
     record sanitizer "FAIL (compute-sanitizer not found)" 0
   elif [ -z "$GPU_TESTS" ]; then
-    echo "no gpuopt_gpu_tests executable under $BUILD_DIR" >>"$OUT/sanitizer.log"
+    echo "no gpuopt_gpu_tests executable under $BUILD_DIR" >>"$OUT/gpu.log"
     record sanitizer "FAIL (no gpuopt_gpu_tests)" 0
   else
     for tool in $SANITIZER_TOOLS; do
       extra=()
       [ "$tool" = memcheck ] && extra=(--leak-check full)
-      step "sanitizer $tool" "$OUT/sanitizer.log" timeout "$SANITIZER_TIMEOUT" \
+      step "sanitizer $tool" "$OUT/gpu.log" timeout "$SANITIZER_TIMEOUT" \
         "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
         "$GPU_TESTS" ${SANITIZER_GTEST_FILTER:+--gtest_filter="$SANITIZER_GTEST_FILTER"}
     done
+  fi
+fi
+
+# --- bindings ----------------------------------------------------------------------------
+# The examples of every binding, for real, and the binding timing protocol
+# (docs/integration-c.md): each binding's "gpuopt-binding-time" line against C's, bar 2%.
+if [ "${SKIP_BINDINGS:-0}" = 1 ]; then
+  record bindings "skipped (SKIP_BINDINGS=1)" 0
+elif [ "$BUILT" -ne 1 ]; then
+  record bindings "not run (no build)" 0
+else
+  BLOG="$OUT/other.log"
+  : >"$OUT/bindings.txt"
+  BIN_DIR="${BINDINGS_BIN:-$ROOT/bindings-bin}"
+  LIBGPUOPT="$(cd "$BUILD_DIR/src" && pwd)/libgpuopt.so"
+  start_line=$(($(wc -l <"$BLOG") + 1))
+  BENV=(env "LD_LIBRARY_PATH=$(dirname "$LIBGPUOPT")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    "PYTHONPATH=$ROOT/bindings/python${PYTHONPATH:+:$PYTHONPATH}" "GPUOPT_LIBRARY=$LIBGPUOPT"
+    PYTHONUNBUFFERED=1)
+  CTIME="$BUILD_DIR/examples/example_gemm_timing"
+  ctime() {  # ctime NAME: the C reference timing
+    if [ -x "$CTIME" ]; then
+      SKIP77="no device" step "$1" "$BLOG" "${BENV[@]}" "$CTIME"
+    else
+      record "$1" "skipped (no $CTIME: GPUOPT_BUILD_EXAMPLES=OFF?)" 0
+    fi
+  }
+  ctime "bindings c time"
+  SKIP77="no PyTorch or no device" step "bindings python" "$BLOG" \
+    "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py
+  SKIP77="no PyTorch or no device" step "bindings python time" "$BLOG" \
+    "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py --time
+  for lang in fortran rust; do
+    exe="$BIN_DIR/example_${lang}_gemm_reduce"
+    if [ -x "$exe" ]; then
+      SKIP77="no device" step "bindings $lang" "$BLOG" "${BENV[@]}" "$exe"
+      SKIP77="no device" step "bindings $lang time" "$BLOG" "${BENV[@]}" "$exe" --time
+    else
+      record "bindings $lang" "skipped (no $exe)" 0
+    fi
+  done
+  ctime "bindings c time 2"
+  tail -n "+$start_line" "$BLOG" | grep '^gpuopt-binding-time ' >>"$OUT/bindings.txt"
+  # Each binding against the mean of the two C runs (bracketing the others against drift).
+  verdict="$(awk '
+    { for (i = 2; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+    f["lang"] == "c" { c += f["ms_per_call"]; nc += 1; next }
+    { lang[++n] = f["lang"]; ms[n] = f["ms_per_call"] }
+    END {
+      if (nc == 0) { print "no C time"; exit }
+      c /= nc; bad = ""
+      printf "bindings: c %.4f ms per call (mean of %d runs)\n", c, nc
+      for (i = 1; i <= n; ++i) {
+        r = ms[i] / c; ok = (r <= 1.02)
+        printf "bindings: %s %.4f ms per call = %.3fx C: %s\n", lang[i], ms[i], r, ok ? "within 2% (bar met)" : "OVER 2% (bar missed)"
+        if (!ok) bad = bad " " lang[i]
+      }
+      if (bad != "") printf "MISSED:%s\n", bad
+    }' "$OUT/bindings.txt")"
+  echo "$verdict" | tee -a "$OUT/bindings.txt"
+  if echo "$verdict" | grep -q '^MISSED:'; then
+    record "bindings bar" "FAIL (over 2% of C:$(echo "$verdict" | sed -n 's/^MISSED://p'))" 0
+  elif echo "$verdict" | grep -q 'no C time'; then
+    record "bindings bar" "skipped (no C time)" 0
+  else
+    record "bindings bar" ok 0
   fi
 fi
 
@@ -179,6 +254,11 @@ printf '  %-20s %-62s %8s\n' step status seconds
 for i in "${!STEPS[@]}"; do
   printf '  %-20s %-62s %8s\n' "${STEPS[$i]}" "${STATUS[$i]}" "${TIMES[$i]}"
 done
+if [ -s "$OUT/bindings.txt" ]; then
+  echo
+  echo "== bindings (bindings.txt)"
+  cat "$OUT/bindings.txt"
+fi
 if [ -s "$OUT/bench.txt" ]; then
   echo
   echo "== gpuopt-bench (bench.txt)"

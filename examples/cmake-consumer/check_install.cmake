@@ -143,3 +143,47 @@ if(found EQUAL -1)
   message(FATAL_ERROR "install check: abi_c99 does not load the installed ${libdir}/libgpuopt.so")
 endif()
 message(STATUS "install check: passed")
+
+# 4. The bindings, where installed: the Python package must load the installed library by itself
+#    (no GPUOPT_LIBRARY), and a Fortran program must build against the installed module.
+set(py_pkg "${prefix}/share/gpuopt/python")
+find_program(python_exe NAMES python3)
+if(EXISTS "${py_pkg}/gpuopt/__init__.py" AND python_exe)
+  set(ENV{PYTHONPATH} "${py_pkg}")
+  set(ENV{PYTHONDONTWRITEBYTECODE} 1)
+  unset(ENV{GPUOPT_LIBRARY})
+  execute_process(COMMAND "${python_exe}" -c
+    "import gpuopt; print(gpuopt.library_path); print(gpuopt.version_string())"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "install check: python gpuopt (exit ${rc}): ${out}${err}")
+  string(FIND "${out}" "${prefix}/" found)
+  if(NOT rc EQUAL 0 OR found EQUAL -1)
+    message(FATAL_ERROR "install check: the installed Python package does not load ${libdir}")
+  endif()
+endif()
+file(GLOB fortran_mod "${prefix}/include/gpuopt/fortran/gpuopt.mod")
+find_program(fortran_exe NAMES gfortran)
+if(fortran_mod AND fortran_exe)
+  file(WRITE "${abi_build}/consumer.f90" "program consumer
+  use, intrinsic :: iso_c_binding
+  use gpuopt
+  implicit none
+  type(c_ptr) :: ctx
+  integer(c_int) :: st
+  st = gpuopt_context_create(0_c_int, ctx)
+  if (st == GPUOPT_ERROR_NO_DEVICE) stop 77
+  if (st /= GPUOPT_SUCCESS) error stop 1
+  if (gpuopt_context_destroy(ctx) /= GPUOPT_SUCCESS) error stop 1
+end program consumer
+")
+  run_step("gfortran against the installed gpuopt module"
+    "${fortran_exe}" -Wall -Werror "-I${prefix}/include/gpuopt/fortran" "${abi_build}/consumer.f90"
+    "-L${libdir}" -lgpuopt_fortran -lgpuopt -o "${abi_build}/fortran_consumer")
+  execute_process(COMMAND "${abi_build}/fortran_consumer" RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message(STATUS "install check: fortran_consumer (exit ${rc})")
+  if(NOT rc EQUAL 0 AND NOT rc EQUAL 77)
+    message(FATAL_ERROR "install check: fortran_consumer failed:\n${out}")
+  endif()
+endif()
+message(STATUS "install check: bindings passed")

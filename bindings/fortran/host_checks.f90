@@ -1,0 +1,144 @@
+!> host_checks: the Fortran binding's checks that need no GPU (ctest fortran_binding_host).
+!> Calls every function of the module with NULL handles (or through its no-device path), checks
+!> the statuses, that each failure's message names the function, the version, the name
+!> functions, and the convenience procedures. Exit 0 when every check passed.
+program host_checks
+  use, intrinsic :: iso_c_binding
+  use gpuopt
+  implicit none
+  integer :: failures = 0, checks = 0
+  type(c_ptr) :: h, p
+  integer(c_int) :: i32, st
+  integer(c_size_t) :: sz
+  type(gpuopt_device_info_t) :: dinfo
+  type(gpuopt_variant_info_t) :: vinfo
+  type(gpuopt_gemm_desc_t) :: gemm
+  type(gpuopt_reduce_desc_t) :: reduce
+  type(gpuopt_segmented_sort_desc_t) :: sort
+  type(gpuopt_stencil_desc_t) :: stencil
+  type(gpuopt_transpose_desc_t) :: transpose
+  type(gpuopt_gdn_desc_t) :: gdn
+  real(c_double) :: x(4)
+  character(len=16) :: version
+
+  ! version and names
+  write (version, '(i0,".",i0,".",i0)') GPUOPT_VERSION_MAJOR, GPUOPT_VERSION_MINOR, &
+    GPUOPT_VERSION_PATCH
+  call expect(gpuopt_version() == GPUOPT_HEADER_VERSION, 'gpuopt_version')
+  call expect(gpuopt_fstring(gpuopt_version_string()) == trim(version), 'gpuopt_version_string')
+  call expect(gpuopt_fstring(gpuopt_status_name(GPUOPT_ERROR_NO_DEVICE)) == &
+              'GPUOPT_ERROR_NO_DEVICE', 'gpuopt_status_name')
+  call expect(gpuopt_fstring(gpuopt_op_name(GPUOPT_OP_GDN)) == 'gdn', 'gpuopt_op_name')
+  call expect(.not. c_associated(gpuopt_op_name(9999_c_int)), 'gpuopt_op_name(9999)')
+  call expect(gpuopt_fstring(gpuopt_dtype_name(GPUOPT_DTYPE_BF16)) == 'bf16', 'gpuopt_dtype_name')
+  call expect(gpuopt_fstring(gpuopt_reduce_op_name(GPUOPT_REDUCE_ARGMAX)) == 'argmax', &
+              'gpuopt_reduce_op_name')
+  call expect(gpuopt_last_error_message(c_null_ptr, 0_c_size_t, c_null_ptr) == GPUOPT_SUCCESS, &
+              'gpuopt_last_error_message')
+
+  ! devices and contexts: a count always comes back; the rest fails on NULL outputs
+  call expect(gpuopt_device_count(i32) == GPUOPT_SUCCESS .or. i32 == 0, 'gpuopt_device_count')
+  dinfo%struct_size = c_sizeof(dinfo)
+  st = gpuopt_device_info(-1_c_int, dinfo)
+  call failed(st, 'gpuopt_device_info')
+  call failed(gpuopt_context_device_info(c_null_ptr, dinfo), 'gpuopt_context_device_info')
+  call expect(gpuopt_context_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_context_destroy')
+
+  ! streams, buffers, graphs with NULL handles
+  call failed(gpuopt_stream_create(c_null_ptr, h), 'gpuopt_stream_create')
+  call failed(gpuopt_stream_wrap(c_null_ptr, c_null_ptr, h), 'gpuopt_stream_wrap')
+  call failed(gpuopt_stream_native(c_null_ptr, p), 'gpuopt_stream_native')
+  call failed(gpuopt_stream_synchronize(c_null_ptr), 'gpuopt_stream_synchronize')
+  call expect(gpuopt_stream_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_stream_destroy')
+  call failed(gpuopt_buffer_create(c_null_ptr, 8_c_size_t, GPUOPT_MEMORY_DEVICE, h), &
+              'gpuopt_buffer_create')
+  call failed(gpuopt_buffer_wrap(c_null_ptr, c_null_ptr, 8_c_size_t, h), 'gpuopt_buffer_wrap')
+  call failed(gpuopt_buffer_device_pointer(c_null_ptr, p), 'gpuopt_buffer_device_pointer')
+  call failed(gpuopt_buffer_host_pointer(c_null_ptr, p), 'gpuopt_buffer_host_pointer')
+  call failed(gpuopt_buffer_size(c_null_ptr, sz), 'gpuopt_buffer_size')
+  call failed(gpuopt_buffer_kind(c_null_ptr, i32), 'gpuopt_buffer_kind')
+  call failed(gpuopt_buffer_is_compressed(c_null_ptr, i32), 'gpuopt_buffer_is_compressed')
+  x = 1
+  call failed(gpuopt_copy_to_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_from_host')
+  call failed(gpuopt_copy_from_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_to_host')
+  call expect(gpuopt_buffer_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_buffer_destroy')
+  call failed(gpuopt_graph_begin(c_null_ptr, c_null_ptr), 'gpuopt_graph_begin')
+  call failed(gpuopt_graph_end(c_null_ptr, h), 'gpuopt_graph_end')
+  call failed(gpuopt_graph_end_update(c_null_ptr, c_null_ptr, i32), 'gpuopt_graph_end_update')
+  call failed(gpuopt_graph_launch(c_null_ptr, c_null_ptr), 'gpuopt_graph_launch')
+  call expect(gpuopt_graph_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_graph_destroy')
+
+  ! variants
+  vinfo%struct_size = c_sizeof(vinfo)
+  call failed(gpuopt_variant_count(c_null_ptr, GPUOPT_OP_GEMM, i32), 'gpuopt_variant_count')
+  call failed(gpuopt_variant_name(c_null_ptr, GPUOPT_OP_GEMM, 0_c_int, p), 'gpuopt_variant_name')
+  call failed(gpuopt_variant_info(c_null_ptr, GPUOPT_OP_GEMM, 0_c_int, vinfo), &
+              'gpuopt_variant_info')
+  call failed(gpuopt_set_variant(c_null_ptr, GPUOPT_OP_GEMM, 'naive'), &
+              'gpuopt_context_set_variant')
+  call failed(gpuopt_context_get_variant(c_null_ptr, GPUOPT_OP_GEMM, p), &
+              'gpuopt_context_get_variant')
+  call failed(gpuopt_last_variant(c_null_ptr, GPUOPT_OP_GEMM, p), 'gpuopt_last_variant')
+
+  ! operations
+  gemm%struct_size = c_sizeof(gemm)
+  reduce%struct_size = c_sizeof(reduce)
+  sort%struct_size = c_sizeof(sort)
+  stencil%struct_size = c_sizeof(stencil)
+  transpose%struct_size = c_sizeof(transpose)
+  gdn%struct_size = c_sizeof(gdn)
+  call failed(gpuopt_axpy(c_null_ptr, c_null_ptr, GPUOPT_DTYPE_F64, 4_c_int64_t, 1.0_c_double, &
+                          c_null_ptr, 1_c_int64_t, c_null_ptr, 1_c_int64_t), 'gpuopt_axpy')
+  call failed(gpuopt_gemm(c_null_ptr, c_null_ptr, gemm, c_null_ptr, c_null_ptr, c_null_ptr), &
+              'gpuopt_gemm')
+  call failed(gpuopt_dgemm_dev(c_null_ptr, c_null_ptr, GPUOPT_TRANS_N, GPUOPT_TRANS_N, &
+                               2_c_int64_t, 2_c_int64_t, 2_c_int64_t, 1.0_c_double, c_null_ptr, &
+                               2_c_int64_t, c_null_ptr, 2_c_int64_t, 0.0_c_double, c_null_ptr, &
+                               2_c_int64_t), 'gpuopt_gemm')
+  call failed(gpuopt_reduce(c_null_ptr, c_null_ptr, reduce, c_null_ptr, c_null_ptr), &
+              'gpuopt_reduce')
+  call failed(gpuopt_reduce_dev(c_null_ptr, c_null_ptr, GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F64, &
+                                4_c_int64_t, c_null_ptr, c_null_ptr), 'gpuopt_reduce')
+  call failed(gpuopt_segmented_sort_workspace_size(c_null_ptr, sort, sz), &
+              'gpuopt_segmented_sort_workspace_size')
+  call failed(gpuopt_segmented_sort(c_null_ptr, c_null_ptr, sort, c_null_ptr, c_null_ptr, &
+                                    c_null_ptr, c_null_ptr, c_null_ptr, 0_c_size_t), &
+              'gpuopt_segmented_sort')
+  call failed(gpuopt_stencil(c_null_ptr, c_null_ptr, stencil, c_null_ptr, c_null_ptr), &
+              'gpuopt_stencil')
+  call failed(gpuopt_transpose(c_null_ptr, c_null_ptr, transpose, c_null_ptr, c_null_ptr), &
+              'gpuopt_transpose')
+  call failed(gpuopt_gdn_workspace_size(c_null_ptr, gdn, GPUOPT_GDN_FORWARD_PASS, sz), &
+              'gpuopt_gdn_workspace_size')
+  call failed(gpuopt_gdn_forward(c_null_ptr, c_null_ptr, gdn, c_null_ptr, c_null_ptr, &
+                                 c_null_ptr, c_null_ptr, c_null_ptr, 0_c_size_t), &
+              'gpuopt_gdn_forward')
+  call failed(gpuopt_gdn_backward(c_null_ptr, c_null_ptr, gdn, c_null_ptr, c_null_ptr, &
+                                  c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, c_null_ptr, &
+                                  c_null_ptr, 0_c_size_t), 'gpuopt_gdn_backward')
+
+  print '(i0,a,i0,a)', checks, ' checks, ', failures, ' failed'
+  if (failures > 0) error stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    checks = checks + 1
+    if (.not. ok) then
+      failures = failures + 1
+      print '(2a)', 'check failed: ', what
+    end if
+  end subroutine
+
+  !> st must be a failure whose message names function fn.
+  subroutine failed(st, fn)
+    integer(c_int), intent(in) :: st
+    character(len=*), intent(in) :: fn
+    character(len=:), allocatable :: msg
+    msg = gpuopt_message()
+    call expect(st /= GPUOPT_SUCCESS, fn // ' failed')
+    call expect(index(msg, fn) > 0, fn // ' is named by its message: "' // msg // '"')
+  end subroutine
+end program host_checks

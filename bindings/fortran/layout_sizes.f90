@@ -1,0 +1,23 @@
+!> layout_sizes: prints "<struct> sizeof <n>" for every bind(c) type of the gpuopt module, for
+!> the ctest fortran_binding_layout to compare with the C compiler's (layout_dump).
+program layout_sizes
+  use, intrinsic :: iso_c_binding
+  use gpuopt
+  implicit none
+  type(gpuopt_device_info_t) :: device_info
+  type(gpuopt_variant_info_t) :: variant_info
+  type(gpuopt_gemm_desc_t) :: gemm
+  type(gpuopt_reduce_desc_t) :: reduce
+  type(gpuopt_segmented_sort_desc_t) :: sort
+  type(gpuopt_stencil_desc_t) :: stencil
+  type(gpuopt_transpose_desc_t) :: transpose
+  type(gpuopt_gdn_desc_t) :: gdn
+  print '(a,i0)', 'gpuopt_device_info_t sizeof ', c_sizeof(device_info)
+  print '(a,i0)', 'gpuopt_variant_info_t sizeof ', c_sizeof(variant_info)
+  print '(a,i0)', 'gpuopt_gemm_desc_t sizeof ', c_sizeof(gemm)
+  print '(a,i0)', 'gpuopt_reduce_desc_t sizeof ', c_sizeof(reduce)
+  print '(a,i0)', 'gpuopt_segmented_sort_desc_t sizeof ', c_sizeof(sort)
+  print '(a,i0)', 'gpuopt_stencil_desc_t sizeof ', c_sizeof(stencil)
+  print '(a,i0)', 'gpuopt_transpose_desc_t sizeof ', c_sizeof(transpose)
+  print '(a,i0)', 'gpuopt_gdn_desc_t sizeof ', c_sizeof(gdn)
+end program layout_sizes
