@@ -606,6 +606,13 @@ GPUOPT_API gpuopt_status_t gpuopt_segmented_sort_workspace_size(
  * Variable offsets are the caller's contract (non-decreasing, within [0, num_items]); they are
  * read only on the device and violating ones are clamped, never read or written out of bounds.
  *
+ * @param ctx        the context; every pointer must be memory its device can access.
+ * @param stream     where the work is enqueued (a stream of @p ctx).
+ * @param desc       the problem (see ::gpuopt_segmented_sort_desc_t).
+ * @param keys_in    device pointer to num_items keys, aligned to the key size.
+ * @param keys_out   device pointer to num_items keys (the sorted segments).
+ * @param values_in  device pointer to num_items values, or NULL when desc->value_bytes is 0.
+ * @param values_out device pointer to num_items values, or NULL when desc->value_bytes is 0.
  * @param workspace, workspace_bytes  device memory of at least
  *        gpuopt_segmented_sort_workspace_size() bytes, 256-byte aligned (NULL when that is 0). It
  *        must not be used by other work while the sort runs.
@@ -735,6 +742,13 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
 /**
  * y = GDN(x) (see ::gpuopt_gdn_desc_t), enqueued on @p stream.
  *
+ * @param ctx    the context; every pointer must be memory its device can access.
+ * @param stream where the work is enqueued (a stream of @p ctx).
+ * @param desc   the layer's shape and arithmetic (see ::gpuopt_gdn_desc_t).
+ * @param x      device pointer to the N x C x H x W input.
+ * @param beta   device pointer to the C offsets beta_i.
+ * @param gamma  device pointer to the C x C weights (row-major, gamma[i * C + j]).
+ * @param y      device pointer to the N x C x H x W output; must not overlap the inputs.
  * @param workspace, workspace_bytes  device memory of at least gpuopt_gdn_workspace_size() bytes
  *        for ::GPUOPT_GDN_FORWARD, 256-byte aligned (NULL when that is 0).
  *
@@ -752,6 +766,16 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(gpuopt_context_t ctx, gpuopt_strea
  * same layout as gamma), summed over all images and pixels and overwritten (not accumulated);
  * enqueued on @p stream.
  *
+ * @param ctx    the context; every pointer must be memory its device can access.
+ * @param stream where the work is enqueued (a stream of @p ctx).
+ * @param desc   the layer's shape and arithmetic (see ::gpuopt_gdn_desc_t).
+ * @param x      device pointer to the forward pass's N x C x H x W input.
+ * @param beta   device pointer to the C offsets beta_i.
+ * @param gamma  device pointer to the C x C weights (row-major).
+ * @param dy     device pointer to dL/dy, N x C x H x W.
+ * @param dx     device pointer to dL/dx, N x C x H x W (written).
+ * @param dbeta  device pointer to dL/dbeta, C values (written).
+ * @param dgamma device pointer to dL/dgamma, C x C row-major (written).
  * @param workspace, workspace_bytes  device memory of at least gpuopt_gdn_workspace_size() bytes
  *        for ::GPUOPT_GDN_BACKWARD, 256-byte aligned (NULL when that is 0).
  */
