@@ -532,3 +532,137 @@ impl Gdn {
         [Some(t * 4), Some(c * 4), Some(c * c * 4)]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gemm_defaults_and_leading_dimensions() {
+        let d = Gemm::new(Dtype::F64, 30, 20, 10).to_sys();
+        assert_eq!(d.struct_size, size_of::<sys::gpuopt_gemm_desc_t>());
+        assert_eq!((d.lda, d.ldb, d.ldc), (30, 10, 30));
+        assert_eq!((d.alpha, d.beta, d.batch_count), (1.0, 0.0, 1));
+        assert_eq!(
+            (d.a_type, d.c_type),
+            (sys::GPUOPT_DTYPE_F64, sys::GPUOPT_DTYPE_F64)
+        );
+        let t = Gemm::new(Dtype::F32, 30, 20, 10)
+            .trans_a(Trans::T)
+            .trans_b(Trans::T)
+            .to_sys();
+        assert_eq!((t.lda, t.ldb, t.ldc), (10, 20, 30));
+        let e = Gemm::new(Dtype::F32, 0, 0, 0).to_sys();
+        assert_eq!((e.lda, e.ldb, e.ldc), (1, 1, 1));
+        assert_eq!(Gemm::new(Dtype::F32, 4, 4, 4).lda(7).to_sys().lda, 7);
+    }
+
+    #[test]
+    fn gemm_spans() {
+        let g = Gemm::new(Dtype::F64, 30, 20, 10).ldc(32);
+        assert_eq!(
+            g.spans(),
+            [
+                Some(30 * 10 * 8),
+                Some(10 * 20 * 8),
+                Some((32 * 19 + 30) * 8)
+            ]
+        );
+        let b = Gemm::new(Dtype::F32, 4, 4, 4).batch(3, 100, 16, 20);
+        assert_eq!(
+            b.spans(),
+            [
+                Some((200 + 16) * 4),
+                Some((32 + 16) * 4),
+                Some((40 + 16) * 4)
+            ]
+        );
+        // An invalid lda is left to the library, which names the argument.
+        assert_eq!(Gemm::new(Dtype::F64, 30, 20, 10).lda(29).spans()[0], None);
+        assert_eq!(
+            Gemm::new(Dtype::F64, -1, 20, 10).spans(),
+            [None, Some(1600), None]
+        );
+    }
+
+    #[test]
+    fn matrix_and_batch_span_edges() {
+        assert_eq!(matrix_span(0, 5, 1), Some(0));
+        assert_eq!(matrix_span(5, 0, 5), Some(0));
+        assert_eq!(matrix_span(5, 3, 4), None);
+        assert_eq!(
+            matrix_span(i64::MAX, 2, i64::MAX),
+            Some(i64::MAX as i128 * 2)
+        );
+        assert_eq!(batch_span(Some(10), 0, 0), Some(10));
+        assert_eq!(batch_span(Some(10), 3, -1), None);
+    }
+
+    #[test]
+    fn reduce_layouts() {
+        let one = Reduce::new(ReduceOp::Sum, Dtype::I32, 100);
+        assert_eq!(
+            one.to_sys().struct_size,
+            size_of::<sys::gpuopt_reduce_desc_t>()
+        );
+        assert_eq!(one.num_results(), 1);
+        assert_eq!(one.spans(), [Some(400), Some(8), None]); // i32 sums widen to i64
+        let rows = Reduce::new(ReduceOp::Max, Dtype::F32, 10).fixed_segments(4, 16);
+        assert_eq!(rows.spans(), [Some((48 + 10) * 4), Some(16), None]);
+        let arg = Reduce::new(ReduceOp::ArgMin, Dtype::Bf16, 8).fixed_segments(3, 8);
+        assert_eq!(arg.spans(), [Some(48), Some(24), None]);
+        assert_eq!(
+            Reduce::new(ReduceOp::Sum, Dtype::F32, 10)
+                .fixed_segments(4, 9)
+                .spans()[0],
+            None
+        );
+        assert_eq!(
+            one.mode(ReduceMode::Fast).to_sys().mode,
+            sys::GPUOPT_REDUCE_FAST
+        );
+    }
+
+    #[test]
+    fn sort_stencil_transpose_gdn_defaults() {
+        let s = SegmentedSort::fixed(Dtype::U32, 3, 5)
+            .values(8)
+            .order(SortOrder::Descending);
+        let r = s.to_sys();
+        assert_eq!(
+            (r.num_items, r.value_bytes, r.order),
+            (15, 8, sys::GPUOPT_SORT_DESCENDING)
+        );
+        assert!(r.offsets.is_null());
+        assert_eq!(s.spans(), [Some(60), Some(120), None]);
+
+        let c = [0.5f64; 9];
+        let st = Stencil::new_2d(Dtype::F32, 10, 6, 2, &c);
+        let r = st.to_sys();
+        assert_eq!((r.dims, r.nz, r.in_pitch, r.in_slice_pitch), (2, 1, 10, 60));
+        assert_eq!(st.coeff_count(), 9);
+        assert_eq!(st.spans(), [Some(240), Some(240)]);
+        let st3 = Stencil::new_3d(Dtype::F64, 4, 3, 2, 1, &c).in_pitches(5, 20);
+        assert_eq!(st3.coeff_count(), 7);
+        assert_eq!(st3.spans(), [Some((20 + 10 + 4) * 8), Some(24 * 8)]);
+        assert_eq!(
+            st3.boundary(Boundary::Clamp).to_sys().boundary,
+            sys::GPUOPT_BOUNDARY_CLAMP
+        );
+
+        let t = Transpose::new(Dtype::Bf16, 7, 3).to_sys();
+        assert_eq!((t.lda, t.ldb), (7, 3));
+        assert_eq!(
+            Transpose::new(Dtype::F64, 7, 3).ldb(4).spans(),
+            [Some(168), Some((4 * 6 + 3) * 8)]
+        );
+
+        let g = Gdn::new(2, 3, 4, 5).inverse(true).compute(Compute::Tf32);
+        assert_eq!(
+            (g.to_sys().inverse, g.to_sys().compute),
+            (1, sys::GPUOPT_COMPUTE_TF32)
+        );
+        assert_eq!(g.spans(), [Some(2 * 3 * 20 * 4), Some(12), Some(36)]);
+        assert_eq!(Gdn::new(1, 0, 1, 1).spans(), [None; 3]);
+    }
+}
