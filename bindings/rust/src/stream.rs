@@ -12,6 +12,11 @@ use crate::sys;
 /// be moved to another thread but not shared. Every enqueueing call (the operations, buffer
 /// copies, graph launches) takes `&Stream`, so two threads can never enqueue on one stream at
 /// once. Operations are methods of the stream (see `ops.rs`): the stream knows its context.
+///
+/// ```compile_fail
+/// fn sync<T: Sync>() {}
+/// sync::<gpuopt::Stream<'static>>(); // a Stream cannot be shared between threads
+/// ```
 #[derive(Debug)]
 pub struct Stream<'ctx> {
     raw: sys::gpuopt_stream_t,
