@@ -5,6 +5,7 @@
 //! - every function the header declares (`GPUOPT_API ... gpuopt_x(`) is declared in sys.rs
 //!   (`pub fn gpuopt_x(`) and listed in tests/links.rs (which makes the linker resolve it), and
 //!   sys.rs declares no function the header lacks.
+//!
 //! ctest `rust_binding_coverage` checks the functions once more with tests/c/check_coverage.cmake.
 use std::collections::BTreeMap;
 use std::path::PathBuf;
