@@ -2,8 +2,8 @@
 //!
 //! Creates a context (exits 77, ctest's "skipped", with the NO_DEVICE message when there is no
 //! GPU), runs a DGEMM and a sum reduction on the device, checks both against a host computation,
-//! then makes a deliberate error (a leading dimension too small) and prints the status and the
-//! message the library gives for it.
+//! then makes a deliberate error (a GEMM with m = -1) and prints the status and the message the
+//! library gives for it.
 //!
 //!   cargo run --release --example gemm_reduce            run it
 //!   cargo run --release --example gemm_reduce -- --time  time the binding's GEMM call
@@ -53,7 +53,7 @@ fn rel_error(got: &[f64], want: &[f64]) -> f64 {
 
 /// DGEMM on the device against the host: returns whether it matched.
 fn check_gemm(ctx: &Context, stream: &Stream) -> Result<bool, Error> {
-    let (m, n, k) = (300usize, 200usize, 150usize);
+    let (m, n, k) = (257usize, 129usize, 193usize);
     let (alpha, beta) = (1.5, 0.5);
     let (ha, hb, hc) = (fill(1, m * k), fill(2, k * n), fill(3, m * n));
     let a = Buffer::from_slice(ctx, stream, &ha)?;
@@ -95,23 +95,19 @@ fn check_reduce(ctx: &Context, stream: &Stream) -> Result<bool, Error> {
     Ok(err < 1e-12)
 }
 
-/// A deliberate error: lda smaller than m. Returns whether the library answered it properly.
+/// A deliberate error: a GEMM with m = -1. Returns whether the library answered it with
+/// INVALID_ARGUMENT and a message naming gpuopt_gemm.
 fn deliberate_error(ctx: &Context, stream: &Stream) -> Result<bool, Error> {
-    let m = 64usize;
-    let a = Buffer::device::<f64>(ctx, m * m)?;
-    let b = Buffer::device::<f64>(ctx, m * m)?;
-    let mut c = Buffer::device::<f64>(ctx, m * m)?;
-    let desc = Gemm::new(Dtype::F64, m as i64, m as i64, m as i64).lda(m as i64 - 1);
-    match stream.gemm(&desc, &a, &b, &mut c) {
+    let a = Buffer::device::<f64>(ctx, 64)?;
+    let b = Buffer::device::<f64>(ctx, 64)?;
+    let mut c = Buffer::device::<f64>(ctx, 64)?;
+    match stream.gemm(&Gemm::new(Dtype::F64, -1, 8, 8), &a, &b, &mut c) {
         Err(e) => {
-            println!(
-                "deliberate error (lda = m - 1): {}\n  {}",
-                e.status, e.message
-            );
+            println!("deliberate error (m = -1): {}\n  {}", e.status, e.message);
             Ok(e.status == Status::InvalidArgument && e.message.contains("gpuopt_gemm"))
         }
         Ok(()) => {
-            println!("deliberate error: gpuopt_gemm accepted lda < m");
+            println!("deliberate error: gpuopt_gemm accepted m = -1");
             Ok(false)
         }
     }
@@ -120,8 +116,12 @@ fn deliberate_error(ctx: &Context, stream: &Stream) -> Result<bool, Error> {
 /// Times the f64 2048^3 GEMM (see the file comment) and prints the result line.
 fn time_gemm(ctx: &Context, stream: &Stream) -> Result<(), Error> {
     const N: usize = 2048;
-    let a = Buffer::from_slice(ctx, stream, &fill(5, N * N))?;
-    let b = Buffer::from_slice(ctx, stream, &fill(6, N * N))?;
+    // The inputs of examples/c/gemm_timing.c, so both time the same data.
+    let host: Vec<f64> = (0..N * N)
+        .map(|at| (((at % N) + 1 + 3 * (at / N + 1)) % 17) as f64 / 8.0 - 1.0)
+        .collect();
+    let a = Buffer::from_slice(ctx, stream, &host)?;
+    let b = Buffer::from_slice(ctx, stream, &host)?;
     let mut c = Buffer::device::<f64>(ctx, N * N)?;
     let desc = Gemm::new(Dtype::F64, N as i64, N as i64, N as i64);
     for _ in 0..3 {
