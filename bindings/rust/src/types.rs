@@ -4,7 +4,11 @@ use crate::sys;
 
 /// Defines a Rust enum over a C enum: `raw()` and `from_raw()`.
 macro_rules! c_enum {
-    ($(#[$doc:meta])* $name:ident : $raw:ty { $($(#[$vdoc:meta])* $variant:ident = $c:path),+ $(,)? }) => {
+    (
+        $(#[$doc:meta])* $name:ident : $raw:ty {
+            $($(#[$vdoc:meta])* $variant:ident = $c:path),+ $(,)?
+        }
+    ) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
