@@ -254,3 +254,49 @@ fn with_device() {
     ctx.set_variant(Op::Axpy, None).unwrap();
     assert_eq!(ctx.get_variant(Op::Axpy).unwrap(), "auto");
 }
+
+/// One context, one stream per thread (the header's model), and a graph updated in place. Prints
+/// that it skipped without a device.
+#[test]
+fn with_device_threads_and_graph_update() {
+    let Some(ctx) = context_or_no_device() else {
+        println!("with_device_threads_and_graph_update: skipped, no CUDA device");
+        return;
+    };
+    let ctx = &ctx;
+    std::thread::scope(|scope| {
+        for t in 0..3 {
+            scope.spawn(move || {
+                let stream = Stream::new(ctx).unwrap();
+                let x = Buffer::from_slice(ctx, &stream, &vec![1.0f64; 4097]).unwrap();
+                let mut y = Buffer::from_slice(ctx, &stream, &vec![t as f64; 4097]).unwrap();
+                stream
+                    .axpy(Dtype::F64, 4097, 2.0, &x, 1, &mut y, 1)
+                    .unwrap();
+                let host: Vec<f64> = y.to_vec(&stream, 4097).unwrap();
+                assert!(host.iter().all(|&v| v == t as f64 + 2.0), "thread {t}");
+            });
+        }
+    });
+
+    let stream = Stream::new(ctx).unwrap();
+    let x = Buffer::from_slice(ctx, &stream, &vec![1.0f32; 256]).unwrap();
+    let mut y = Buffer::from_slice(ctx, &stream, &vec![0.0f32; 256]).unwrap();
+    let mut graph =
+        Graph::capture(&stream, |s| s.axpy(Dtype::F32, 256, 1.0, &x, 1, &mut y, 1)).unwrap();
+    let in_place = graph.recapture(&stream, |s| s.axpy(Dtype::F32, 256, 3.0, &x, 1, &mut y, 1));
+    assert!(in_place.unwrap(), "same topology: updated in place");
+    // SAFETY: x and y outlive the launch, which finishes at the copy below.
+    unsafe { graph.launch(&stream).unwrap() };
+    assert!(y
+        .to_vec::<f32>(&stream, 256)
+        .unwrap()
+        .iter()
+        .all(|&v| v == 3.0));
+    // A failed recording still ends the capture: the stream works afterwards.
+    let e = graph
+        .recapture(&stream, |s| s.axpy(Dtype::F32, -1, 1.0, &x, 1, &mut y, 1))
+        .unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+    stream.synchronize().unwrap();
+}
