@@ -1,16 +1,17 @@
 /* layout.c: prints the size and every field offset of each struct of gpuopt.h, as the C compiler
- * lays them out, for tests/layout.rs to compare with bindings/rust/src/sys.rs. One line each:
- *   size <struct> <bytes>
- *   offset <struct> <field> <bytes>
- * Built by ctest (target gpuopt_rust_layout, passed as GPUOPT_LAYOUT_EXE) or by the test itself
- * with the system C compiler. */
+ * lays them out, for tests/layout.rs to compare with bindings/rust/src/sys.rs. One line each, in
+ * the format of the other bindings' bindings/layout_dump.c (which replaces this file where it
+ * exists):
+ *   <struct> sizeof <bytes>
+ *   <struct>.<field> offsetof <bytes>
+ * Built by ctest (passed as GPUOPT_LAYOUT_EXE) or by the test itself with the C compiler. */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "gpuopt.h"
 
-#define SIZE(T) printf("size %s %zu\n", #T, sizeof(T))
-#define OFF(T, f) printf("offset %s %s %zu\n", #T, #f, offsetof(T, f))
+#define SIZE(T) printf("%s sizeof %lu\n", #T, (unsigned long)sizeof(T))
+#define OFF(T, f) printf("%s.%s offsetof %lu\n", #T, #f, (unsigned long)offsetof(T, f))
 
 int main(void) {
   SIZE(gpuopt_device_info_t);
@@ -118,6 +119,6 @@ int main(void) {
   OFF(gpuopt_gdn_desc_t, compute);
 
   /* Enums must be int-sized: sys.rs declares them as c_int. */
-  printf("size enum %zu\n", sizeof(gpuopt_status_t));
+  SIZE(gpuopt_status_t);
   return 0;
 }

@@ -1,6 +1,7 @@
 //! Sizes and field offsets of every `#[repr(C)]` struct of `gpuopt::sys` against the C
-//! compiler's layout of include/gpuopt.h (tests/layout.c prints it). The C program comes from
-//! `GPUOPT_LAYOUT_EXE` (ctest builds it) or is compiled here with `$CC` (default `cc`).
+//! compiler's layout of include/gpuopt.h. A C program prints it ("T sizeof n", "T.f offsetof n"):
+//! `GPUOPT_LAYOUT_EXE` (ctest builds it), else this test compiles bindings/layout_dump.c (shared
+//! by the bindings) or, where that does not exist, tests/layout.c with `$CC` (default `cc`).
 use std::collections::BTreeMap;
 use std::mem::{offset_of, size_of};
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::process::Command;
 
 use gpuopt::sys;
 
-/// The C layout: "size T" and "offset T f" keys to bytes.
+/// The C layout: "T sizeof" and "T.f offsetof" keys to bytes.
 fn c_layout() -> BTreeMap<String, usize> {
     let exe = match std::env::var_os("GPUOPT_LAYOUT_EXE") {
         Some(exe) => PathBuf::from(exe),
@@ -30,26 +31,32 @@ fn c_layout() -> BTreeMap<String, usize> {
 
 fn compile_layout_program() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = dir.join("../layout_dump.c");
+    let source = if shared.exists() {
+        shared
+    } else {
+        dir.join("tests/layout.c")
+    };
     let exe = std::env::temp_dir().join(format!("gpuopt_rust_layout_{}", std::process::id()));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let status = Command::new(&cc)
         .arg("-std=c99")
         .arg("-I")
         .arg(dir.join("../../include"))
-        .arg(dir.join("tests/layout.c"))
+        .arg(&source)
         .arg("-o")
         .arg(&exe)
         .status()
         .unwrap_or_else(|e| panic!("no C compiler `{cc}` ({e}); set GPUOPT_LAYOUT_EXE or CC"));
-    assert!(status.success(), "compiling tests/layout.c failed");
+    assert!(status.success(), "compiling {source:?} failed");
     exe
 }
 
 /// Records `struct`'s size and field offsets as Rust lays them out.
 macro_rules! rust_layout {
     ($map:ident, $t:ident { $($f:ident),+ $(,)? }) => {
-        $map.insert(format!("size {}", stringify!($t)), size_of::<sys::$t>());
-        $( $map.insert(format!("offset {} {}", stringify!($t), stringify!($f)),
+        $map.insert(format!("{} sizeof", stringify!($t)), size_of::<sys::$t>());
+        $( $map.insert(format!("{}.{} offsetof", stringify!($t), stringify!($f)),
                        offset_of!(sys::$t, $f)); )+
     };
 }
@@ -185,9 +192,14 @@ fn structs_match_the_c_layout() {
             compute,
         }
     );
-    rust.insert("size enum".to_string(), size_of::<sys::gpuopt_status_t>());
-
     let c = c_layout();
+    // Enums are int-sized in C as sys.rs declares them (checked where the C program prints it).
+    if c.contains_key("gpuopt_status_t sizeof") {
+        rust.insert(
+            "gpuopt_status_t sizeof".to_string(),
+            size_of::<sys::gpuopt_status_t>(),
+        );
+    }
     let mut mismatches = Vec::new();
     for key in c.keys().chain(rust.keys().filter(|k| !c.contains_key(*k))) {
         if c.get(key) != rust.get(key) {
@@ -203,5 +215,9 @@ fn structs_match_the_c_layout() {
         "sys.rs layout differs from gpuopt.h:\n  {}",
         mismatches.join("\n  ")
     );
-    assert!(c.len() > 90, "layout.c printed only {} lines", c.len());
+    assert!(
+        c.len() > 90,
+        "the C layout program printed only {} lines",
+        c.len()
+    );
 }
