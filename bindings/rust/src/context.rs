@@ -1,0 +1,250 @@
+//! `Context` (one device, its variant registry and dispatch state) and the device queries.
+use std::ffi::CString;
+use std::os::raw::{c_char, c_int};
+use std::ptr;
+
+use crate::error::{static_str, Error, Result, Status};
+use crate::sys;
+use crate::types::{Dtype, Op};
+
+/// Number of CUDA devices; `Err` with [`Status::NoDevice`] without a driver or device.
+pub fn device_count() -> Result<i32> {
+    let mut count: c_int = 0;
+    // SAFETY: count is a valid output.
+    Error::check(unsafe { sys::gpuopt_device_count(&mut count) })?;
+    Ok(count)
+}
+
+/// Describes device `device` without creating a context.
+pub fn device_info(device: i32) -> Result<DeviceInfo> {
+    let mut info = DeviceInfo::raw_zeroed();
+    // SAFETY: info is a valid output with struct_size set.
+    Error::check(unsafe { sys::gpuopt_device_info(device, &mut info) })?;
+    Ok(DeviceInfo::from_raw(&info))
+}
+
+/// `gpuopt_device_info_t` with an owned name.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub struct DeviceInfo {
+    pub device: i32,
+    pub name: String,
+    pub cc_major: i32,
+    pub cc_minor: i32,
+    pub sm_count: i32,
+    pub max_threads_per_sm: i32,
+    pub total_memory: usize,
+    pub l2_cache_bytes: usize,
+    pub shared_memory_per_block_optin: usize,
+    pub shared_memory_per_sm: usize,
+    pub supports_clusters: bool,
+    pub supports_tma: bool,
+    pub supports_compression: bool,
+    pub supports_mapped_memory: bool,
+    pub memory_clock_khz: i32,
+    pub memory_bus_width_bits: i32,
+    pub theoretical_bandwidth_gbs: f64,
+    pub driver_version: i32,
+    pub runtime_version: i32,
+}
+
+impl DeviceInfo {
+    fn raw_zeroed() -> sys::gpuopt_device_info_t {
+        // SAFETY: the struct is plain data (integers, floats, a char array): all-zero is valid.
+        let mut info: sys::gpuopt_device_info_t = unsafe { std::mem::zeroed() };
+        info.struct_size = std::mem::size_of::<sys::gpuopt_device_info_t>();
+        info
+    }
+
+    fn from_raw(r: &sys::gpuopt_device_info_t) -> DeviceInfo {
+        let bytes: Vec<u8> = r
+            .name
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        DeviceInfo {
+            device: r.device,
+            name: String::from_utf8_lossy(&bytes).into_owned(),
+            cc_major: r.cc_major,
+            cc_minor: r.cc_minor,
+            sm_count: r.sm_count,
+            max_threads_per_sm: r.max_threads_per_sm,
+            total_memory: r.total_memory,
+            l2_cache_bytes: r.l2_cache_bytes,
+            shared_memory_per_block_optin: r.shared_memory_per_block_optin,
+            shared_memory_per_sm: r.shared_memory_per_sm,
+            supports_clusters: r.supports_clusters != 0,
+            supports_tma: r.supports_tma != 0,
+            supports_compression: r.supports_compression != 0,
+            supports_mapped_memory: r.supports_mapped_memory != 0,
+            memory_clock_khz: r.memory_clock_khz,
+            memory_bus_width_bits: r.memory_bus_width_bits,
+            theoretical_bandwidth_gbs: r.theoretical_bandwidth_gbs,
+            driver_version: r.driver_version,
+            runtime_version: r.runtime_version,
+        }
+    }
+}
+
+/// `gpuopt_variant_info_t` of one variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Stable name, e.g. "vec4_gridstride".
+    pub name: &'static str,
+    /// One line: what the variant does.
+    pub technique: &'static str,
+    /// Lowest compute capability, major * 10 + minor.
+    pub min_cc: i32,
+    /// Nonzero for arch-specific code: only that cc.
+    pub exact_cc: i32,
+    /// The vendor library routine.
+    pub is_vendor: bool,
+    /// Can run on the context's device.
+    pub available: bool,
+    /// Bit (1 << dtype) per supported dtype.
+    pub dtype_mask: u32,
+}
+
+impl VariantInfo {
+    /// Whether the variant supports `dtype`.
+    pub fn supports(&self, dtype: Dtype) -> bool {
+        self.dtype_mask & (1u32 << dtype.raw()) != 0
+    }
+}
+
+/// A gpuopt context on one device (`gpuopt_context_t`); destroyed on drop.
+///
+/// `Send + Sync`: the header allows several threads to use one context at once, provided
+/// concurrent enqueueing calls name different streams, which [`crate::Stream`] (`!Sync`)
+/// guarantees. Streams, buffers and graphs borrow the context, so it outlives them all, as
+/// gpuopt_context_destroy() requires.
+#[derive(Debug)]
+pub struct Context {
+    raw: sys::gpuopt_context_t,
+}
+
+// SAFETY: the header's thread-safety rules: a context may be used by several threads at once;
+// its destruction (Drop, with &mut access) cannot race with other uses.
+unsafe impl Send for Context {}
+// SAFETY: as above.
+unsafe impl Sync for Context {}
+
+impl Context {
+    /// Creates a context on CUDA device `device`. Without a GPU or driver: [`Status::NoDevice`]
+    /// with the reason. Reads `GPUOPT_VARIANT_<OP>` and `GPUOPT_LOG` from the environment.
+    pub fn new(device: i32) -> Result<Context> {
+        let mut raw: sys::gpuopt_context_t = ptr::null_mut();
+        // SAFETY: raw is a valid output.
+        Error::check(unsafe { sys::gpuopt_context_create(device, &mut raw) })?;
+        Ok(Context { raw })
+    }
+
+    /// The raw handle, for calls through [`crate::sys`]. It stays owned by `self`.
+    pub fn as_raw(&self) -> sys::gpuopt_context_t {
+        self.raw
+    }
+
+    /// Describes the context's device.
+    pub fn device_info(&self) -> Result<DeviceInfo> {
+        let mut info = DeviceInfo::raw_zeroed();
+        // SAFETY: live handle, valid output.
+        Error::check(unsafe { sys::gpuopt_context_device_info(self.raw, &mut info) })?;
+        Ok(DeviceInfo::from_raw(&info))
+    }
+
+    /// Number of variants of `op`.
+    pub fn variant_count(&self, op: Op) -> Result<i32> {
+        let mut count: c_int = 0;
+        // SAFETY: live handle, valid output.
+        Error::check(unsafe { sys::gpuopt_variant_count(self.raw, op.raw(), &mut count) })?;
+        Ok(count)
+    }
+
+    /// Name of variant `index` of `op`.
+    pub fn variant_name(&self, op: Op, index: i32) -> Result<&'static str> {
+        let mut name: *const c_char = ptr::null();
+        // SAFETY: live handle, valid output; the name is static storage.
+        Error::check(unsafe { sys::gpuopt_variant_name(self.raw, op.raw(), index, &mut name) })?;
+        Ok(unsafe { static_str(name) }.unwrap_or(""))
+    }
+
+    /// Description of variant `index` of `op`.
+    pub fn variant_info(&self, op: Op, index: i32) -> Result<VariantInfo> {
+        let mut info = sys::gpuopt_variant_info_t {
+            struct_size: std::mem::size_of::<sys::gpuopt_variant_info_t>(),
+            name: ptr::null(),
+            technique: ptr::null(),
+            min_cc: 0,
+            exact_cc: 0,
+            is_vendor: 0,
+            available: 0,
+            dtype_mask: 0,
+        };
+        // SAFETY: live handle, valid output with struct_size set; strings are static storage.
+        Error::check(unsafe { sys::gpuopt_variant_info(self.raw, op.raw(), index, &mut info) })?;
+        Ok(VariantInfo {
+            name: unsafe { static_str(info.name) }.unwrap_or(""),
+            technique: unsafe { static_str(info.technique) }.unwrap_or(""),
+            min_cc: info.min_cc,
+            exact_cc: info.exact_cc,
+            is_vendor: info.is_vendor != 0,
+            available: info.available != 0,
+            dtype_mask: info.dtype_mask,
+        })
+    }
+
+    /// All variants of `op`.
+    pub fn variants(&self, op: Op) -> Result<Vec<VariantInfo>> {
+        (0..self.variant_count(op)?)
+            .map(|i| self.variant_info(op, i))
+            .collect()
+    }
+
+    /// Forces variant `name` for `op` (`None` or `"auto"`: automatic choice again).
+    pub fn set_variant(&self, op: Op, name: Option<&str>) -> Result<()> {
+        let owned = match name {
+            Some(n) => Some(CString::new(n).map_err(|_| {
+                Error::new(
+                    Status::InvalidArgument,
+                    "gpuopt::Context::set_variant: name contains a NUL byte",
+                )
+            })?),
+            None => None,
+        };
+        let p = owned.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        // SAFETY: live handle; p is NULL or a NUL-terminated string alive for the call.
+        Error::check(unsafe { sys::gpuopt_context_set_variant(self.raw, op.raw(), p) })
+    }
+
+    /// Name of the forced variant of `op`, or "auto" (copied: the header does not promise
+    /// static storage for it).
+    pub fn get_variant(&self, op: Op) -> Result<String> {
+        let mut name: *const c_char = ptr::null();
+        // SAFETY: live handle, valid output.
+        Error::check(unsafe { sys::gpuopt_context_get_variant(self.raw, op.raw(), &mut name) })?;
+        if name.is_null() {
+            return Ok("auto".to_string());
+        }
+        // SAFETY: a NUL-terminated string, valid until the next change of the forced variant.
+        Ok(unsafe { std::ffi::CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned())
+    }
+
+    /// The variant the last successful call of `op` on this context ran (by any thread).
+    pub fn last_variant(&self, op: Op) -> Result<Option<&'static str>> {
+        let mut name: *const c_char = ptr::null();
+        // SAFETY: live handle, valid output; NULL or static storage.
+        Error::check(unsafe { sys::gpuopt_last_variant(self.raw, op.raw(), &mut name) })?;
+        Ok(unsafe { static_str(name) })
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // Every stream, buffer and graph borrows the context, so none remains: this succeeds.
+        // SAFETY: the handle is live and owned.
+        unsafe { sys::gpuopt_context_destroy(self.raw) };
+    }
+}
