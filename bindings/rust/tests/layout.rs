@@ -1,7 +1,7 @@
 //! Sizes and field offsets of every `#[repr(C)]` struct of `gpuopt::sys` against the C
 //! compiler's layout of include/gpuopt.h. A C program prints it ("T sizeof n", "T.f offsetof n"):
 //! `GPUOPT_LAYOUT_EXE` (ctest builds it), else this test compiles bindings/layout_dump.c (shared
-//! by the bindings) or, where that does not exist, tests/layout.c with `$CC` (default `cc`).
+//! by the bindings) with `$CC` (default `cc`).
 use std::collections::BTreeMap;
 use std::mem::{offset_of, size_of};
 use std::path::PathBuf;
@@ -31,12 +31,7 @@ fn c_layout() -> BTreeMap<String, usize> {
 
 fn compile_layout_program() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shared = dir.join("../layout_dump.c");
-    let source = if shared.exists() {
-        shared
-    } else {
-        dir.join("tests/layout.c")
-    };
+    let source = dir.join("../layout_dump.c");
     let exe = std::env::temp_dir().join(format!("gpuopt_rust_layout_{}", std::process::id()));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let status = Command::new(&cc)
