@@ -159,20 +159,20 @@ TEST(StencilDispatch, SyntheticDevices) {
   gpuopt_stencil_desc_t d2 = good(2), d3 = good(3);
   // TMA needs sm_90a and, without a driver here, cuTensorMapEncodeTiled: only where present.
   const bool tma = unit::device_count() > 0;
-  EXPECT_EQ(choice(d2, 90), tma ? "sm90_tma" : "sm80_cpasync");
+  EXPECT_EQ(choice(d2, 90), tma ? "sm90_tma" : "sm80_cpasync_unstaged");
   EXPECT_EQ(choice(d3, 90), tma ? "sm90_zmarch_tma" : "zmarch_sync");
   for (int cc : {80, 86, 89}) {
-    EXPECT_EQ(choice(d2, cc), "sm80_cpasync") << cc;
+    EXPECT_EQ(choice(d2, cc), "sm80_cpasync_unstaged") << cc;
     EXPECT_EQ(choice(d3, cc), "zmarch_sync") << cc;
   }
   EXPECT_EQ(choice(d2, 75), "smem_sync");
   EXPECT_EQ(choice(d3, 75), "zmarch_sync");
   d2.boundary = d3.boundary = GPUOPT_BOUNDARY_CLAMP;
-  EXPECT_EQ(choice(d2, 90), "sm80_cpasync");
+  EXPECT_EQ(choice(d2, 90), "sm80_cpasync_unstaged");
   EXPECT_EQ(choice(d3, 90), "zmarch_sync");
   d2 = good(2);
   d2.in_pitch = 101;  // 404 bytes: no TMA
-  EXPECT_EQ(choice(d2, 90), "sm80_cpasync");
+  EXPECT_EQ(choice(d2, 90), "sm80_cpasync_unstaged");
 }
 
 }  // namespace

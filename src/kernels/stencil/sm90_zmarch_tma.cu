@@ -83,8 +83,10 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          smem + stencil::kAlignSlack),
                     env.fn, "stencil sm90_zmarch_tma: raising the shared-memory limit");
-    const stencil::ZmarchPlan plan =
-        stencil::zmarch_plan(p, Shape::TX, Shape::TY, env.device->sm_count);
+    const stencil::ZmarchPlan plan = stencil::zmarch_plan(
+        p, Shape::TX, Shape::TY,
+        stencil::resident_blocks(kernel, Shape::THREADS, smem + stencil::kAlignSlack,
+                                 env.device->sm_count));
     kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem + stencil::kAlignSlack,
              env.stream>>>(map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, "stencil sm90_zmarch_tma kernel launch");

@@ -3,9 +3,10 @@
 // the variant table.
 //
 // Dispatch rule (stencil_table.cpp; measured on an H200, docs/notes/stencil.md): 2D problems run
-// sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else sm80_cpasync,
-// else smem_sync; 3D problems run sm90_zmarch_tma where it can, else zmarch_sync; naive (both
-// dimensionalities, any layout) ranks last.
+// sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
+// sm80_cpasync_unstaged (measured faster than the pipelined sm80_cpasync), else smem_sync; 3D
+// problems run sm90_zmarch_tma where it can, else zmarch_sync; naive (both dimensionalities, any
+// layout) ranks last.
 #pragma once
 #include <cstddef>
 #include <cstdint>

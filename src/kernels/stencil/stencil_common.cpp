@@ -76,7 +76,7 @@ std::size_t stencil_tma2d_smem(const StencilProblem& p) {
 
 std::size_t stencil_tma3d_smem(const StencilProblem& p) {
   const int e = static_cast<int>(p.elem());
-  const int st = stencil::stage_bytes(e, p.radius, stencil::kRowGroups3d);
+  const int st = stencil::stage_bytes(e, p.radius, stencil::row_groups_3d(p.radius));
   return static_cast<std::size_t>(stencil::tma3d_stages(p.radius)) * st + stencil::kAlignSlack;
 }
 

@@ -12,7 +12,9 @@ namespace stencil {
 
 constexpr int kRows2d = 8;       // 2D: output rows per thread (register reuse along y)
 constexpr int kRowGroups2d = 4;  // 2D: thread rows; 128 threads, 32 * W x 32 outputs per tile
-constexpr int kRowGroups3d = 8;  // 3D: thread rows of one output row each; 256 threads
+// 3D: thread rows of one output row each: 16 (512 threads; y halo 2r over 16 rows) up to r = 4,
+// 8 (256 threads) above, where the register queue and the ring's stages are larger.
+constexpr int row_groups_3d(int r) { return r <= 4 ? 16 : 8; }
 constexpr int kTmaMaxStages = 16;
 constexpr int kAlignSlack = 128;   // TMA rungs: dynamic shared memory realigned to 128 bytes
 constexpr int kTma3dPrefetch = 3;  // 3D TMA: planes loaded ahead of the queue's front

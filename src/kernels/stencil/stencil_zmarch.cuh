@@ -1,8 +1,8 @@
 // The 3D z-marching rungs' shared pieces (zmarch_sync, sm90_zmarch_tma): a block owns an xy tile
-// of 32 * W x 8 outputs over a chunk of z-planes; each thread keeps the 2r + 1 centre vectors of
-// its column (planes z - r .. z + r) in a register queue and reads x/y neighbours from the staged
-// plane. The block order puts the z-chunks of one xy tile next to each other, so the r planes a
-// chunk reads before and after its own are L2 hits of its neighbours.
+// of 32 * W x 16 outputs (r <= 4; 32 * W x 8 above) over a chunk of z-planes; each thread keeps the
+// 2r + 1 centre vectors of its column (planes z - r .. z + r) in a register queue and reads x/y
+// neighbours from the staged plane. The block order puts the z-chunks of one xy tile next to each
+// other, so the r planes a chunk reads before and after its own are L2 hits of its neighbours.
 #pragma once
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tile.cuh"
@@ -11,7 +11,7 @@ namespace gpuopt {
 namespace stencil {
 
 template <class T, int R>
-using Shape3d = TileShape<T, R, 1, kRowGroups3d>;
+using Shape3d = TileShape<T, R, 1, row_groups_3d(R)>;
 
 // Block decomposition of the grid (z-chunk fastest).
 struct ZmarchPlan {
@@ -20,19 +20,44 @@ struct ZmarchPlan {
   i64 blocks() const { return tiles_x * tiles_y * chunks; }
 };
 
-// Planes per block: enough blocks for about 8 per multiprocessor, at least 16 planes per chunk
-// (the 2r planes a chunk reads beyond its own are then a small share).
-inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, int sm_count) {
+// Planes per block. Blocks run in waves of `resident` (what the device holds at once); a block
+// marches chunk + 2r planes. Chooses the number of z-chunks that minimizes waves x (chunk + 2r),
+// scaled up when fewer blocks than resident slots leave the machine partly idle; chunks of at
+// least 16 planes (or the whole of z).
+inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resident) {
   ZmarchPlan z;
   z.tiles_x = ceil_div(p.nx, tx);
   z.tiles_y = ceil_div(p.ny, ty);
-  const i64 want = 8 * static_cast<i64>(sm_count > 0 ? sm_count : 1);
-  i64 chunk = ceil_div(p.nz * z.tiles_x * z.tiles_y, want);
-  if (chunk < 16) chunk = 16;
-  if (chunk > p.nz) chunk = p.nz;
-  z.chunk = chunk < 1 ? 1 : chunk;
+  const i64 tiles = z.tiles_x * z.tiles_y;
+  if (resident < 1) resident = 1;
+  const i64 max_chunks = p.nz / 16 > 1 ? (p.nz / 16 < 512 ? p.nz / 16 : 512) : 1;
+  double best = 0;
+  for (i64 c = 1; c <= max_chunks; ++c) {
+    const i64 chunk = ceil_div(p.nz, c);
+    const i64 blocks = tiles * ceil_div(p.nz, chunk);
+    const double fill = blocks < resident ? static_cast<double>(blocks) / resident : 1.0;
+    const double cost =
+        static_cast<double>(ceil_div(blocks, resident)) * (chunk + 2 * p.radius) / fill;
+    if (c == 1 || cost < best) {
+      best = cost;
+      z.chunk = chunk;
+    }
+  }
+  if (z.chunk < 1) z.chunk = 1;
   z.chunks = ceil_div(p.nz, z.chunk);
   return z;
+}
+
+// Blocks of kernel that fit on the device at once (at least one per multiprocessor).
+template <class Kernel>
+i64 resident_blocks(Kernel kernel, int threads, int smem, int sm_count) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  return static_cast<i64>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
 }
 
 struct ZmarchBlock {

@@ -1,9 +1,9 @@
-// stencil zmarch_sync (3D): z-marching with a synchronous plane load. A block owns a 32 * W x 8
-// xy tile over a chunk of z; per plane its threads copy the plane's tile plus x/y halo through
-// registers into shared memory (two barriers), while each thread's z neighbours come from a
-// register queue of 2r + 1 centre vectors fed by one global load per plane (the plane r ahead).
-// Improves on naive for 3D: every input is read from DRAM about once (the queue and the staged
-// plane replace 2r + 1 reads along z and 4r along x/y), x/y terms from 16-byte shared loads.
+// stencil zmarch_sync (3D): z-marching with a synchronous plane load. A block owns a 32 * W x 16
+// (r <= 4; else x 8) xy tile over a chunk of z; per plane its threads copy the plane's tile plus
+// x/y halo through registers into shared memory (two barriers), while each thread's z neighbours
+// come from a register queue of 2r + 1 centre vectors fed by one global load per plane (the plane r
+// ahead). Improves on naive for 3D: every input is read from DRAM about once (the queue and the
+// staged plane replace 2r + 1 reads along z and 4r along x/y), x/y terms from 16-byte shared loads.
 // Figure (H200, 3D r=4 f32 512^3): see docs/notes/stencil.md.
 #include "kernels/stencil/stencil_zmarch.cuh"
 
@@ -40,11 +40,12 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = stencil::Shape3d<T, R>;
-    const stencil::ZmarchPlan plan =
-        stencil::zmarch_plan(p, Shape::TX, Shape::TY, env.device->sm_count);
-    stencil_zmarch_sync_kernel<T, R>
-        <<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, 0, env.stream>>>(
-            static_cast<const T*>(p.in), static_cast<T*>(p.out), g, k, plan);
+    auto* kernel = stencil_zmarch_sync_kernel<T, R>;
+    const stencil::ZmarchPlan plan = stencil::zmarch_plan(
+        p, Shape::TX, Shape::TY,
+        stencil::resident_blocks(kernel, Shape::THREADS, 0, env.device->sm_count));
+    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, 0, env.stream>>>(
+        static_cast<const T*>(p.in), static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, "stencil zmarch_sync kernel launch");
   });
 }
