@@ -1,7 +1,8 @@
 // stencil naive: the textbook rung. One thread per output, every input (centre and 2r
 // neighbours per axis) read from global memory through the caches, boundary applied per read;
 // radius and dimensionality are runtime values. Takes every problem (2D and 3D, any layout).
-// Figure (H200, 2D r=8 f32 16384^2): see docs/notes/stencil.md.
+// Measured (H200, bd7f734): 2D r=8 f32 16384^2 169 GB/s (0.04 of copy); 3D r=4 f32 512^3
+// 218 GB/s (0.05): L1 throughput of 4r + 1 checked loads per output bounds it.
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tile.cuh"
 

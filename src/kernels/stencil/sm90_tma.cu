@@ -6,7 +6,8 @@
 // thread, rows read once as 16-byte vectors). Improves on sm80_cpasync: no per-thread address
 // arithmetic or predication for the loads, deeper prefetch (up to 4 tiles), no load instructions
 // issued by the computing threads.
-// Figure (H200, 2D r=8 f32 16384^2): see docs/notes/stencil.md.
+// Measured (H200, bd7f734, 2D r=8 f32 16384^2): 3798 GB/s, 0.89 of the copy roof, 1.36x the
+// unstaged cp.async rung, 5.5x smem_sync.
 #include <cuda.h>
 
 #include "common/launch.hpp"

@@ -4,7 +4,7 @@
 // output from shared memory. Improves on naive: each input is read from global memory about
 // (1 + 2r/32)(1 + 2r/8) times instead of 4r + 1 times through L1/L2. No pipelining: a block's
 // loads and its arithmetic do not overlap (other resident blocks hide part of it).
-// Figure (H200, 2D r=8 f32 16384^2): see docs/notes/stencil.md.
+// Measured (H200, bd7f734): 2D r=8 f32 16384^2 687 GB/s (0.16 of copy), 4.1x naive.
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tile.cuh"
 
