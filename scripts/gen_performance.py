@@ -113,6 +113,24 @@ def gemm_ladder(rows):
     return lines + table(header, body) + [""]
 
 
+def stencil_ladder(rows):
+    """Markdown lines for one stencil table: GB/s (one read + one write), MCells/s, roof share."""
+    first = rows[0]
+    lines = ["#### stencil {} {} ({}, {})".format(first.get("dtype"), first.get("shape"),
+                                                  first.get("memory"), first.get("data")), ""]
+    header = ["variant", "ms", "GB/s", "MCells/s", "share of copy roof", "correct", "note"]
+    body = []
+    for r in rows:
+        ms, n = r.get("ms"), r.get("n")
+        mcells = n / (ms * 1e3) if is_num(ms) and is_num(n) and ms > 0 else None
+        share = r.get("share_of_roof")
+        notes = [x for x in note_cell(r).split("; ") if x and not x.endswith("MCells/s")]
+        body.append([r.get("variant"), fmt(ms, ".4f"), fmt(r.get("gbs"), ".0f"), fmt(mcells, ".0f"),
+                     fmt(share * 100 if is_num(share) else None, ".1f", "%"), correct_cell(r),
+                     "; ".join(notes)])
+    return lines + table(header, body) + [""]
+
+
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
@@ -153,8 +171,10 @@ def section(path, doc):
 
     groups = {}
     gemm_groups = {}
+    stencil_groups = {}
     for r in doc.get("results", []):
-        (gemm_groups if r.get("op") == "gemm" else groups).setdefault(group_key(r), []).append(r)
+        target = {"gemm": gemm_groups, "stencil": stencil_groups}.get(r.get("op"), groups)
+        target.setdefault(group_key(r), []).append(r)
     if groups:
         lines += ["### Ladders", "",
                   "ms is the median of the timed samples (CUDA events, after warm-up); GB/s counts "
@@ -172,6 +192,14 @@ def section(path, doc):
                   "(bf16), no NaN.", ""]
         for rows in gemm_groups.values():
             lines += gemm_ladder(rows)
+    if stencil_groups:
+        lines += ["### Stencil ladders", "",
+                  "Star stencils, f32, zero boundary. GB/s counts one read and one write of the "
+                  "grid; MCells/s = cells / time; share of roof is GB/s over the copy roof above. "
+                  "Each row is checked before timing at 20000 random points and the corners "
+                  "against an f64 host reference.", ""]
+        for rows in stencil_groups.values():
+            lines += stencil_ladder(rows)
     return lines
 
 

@@ -1,11 +1,124 @@
-// stencil variant table (PLACEHOLDER: the stencil work replaces this file).
+// The stencil variant table and its dispatch rule (see stencil.hpp).
+#include <climits>
+#include <cstdint>
+
 #include "kernels/stencil/stencil.hpp"
 
 namespace gpuopt {
+namespace {
+
+constexpr unsigned kTypes = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
+
+const char* need_2d(const StencilProblem& p) {
+  return p.dims == 2 ? nullptr
+                     : "2D only (3D problems run on zmarch_sync, sm90_zmarch_tma or naive)";
+}
+const char* need_3d(const StencilProblem& p) {
+  return p.dims == 3 ? nullptr : "3D only (2D problems run on the 2D rungs or naive)";
+}
+
+const char* can_naive(const StencilProblem&, const DeviceDesc&) { return nullptr; }
+
+const char* can_smem_sync(const StencilProblem& p, const DeviceDesc&) {
+  if (const char* why = need_2d(p)) return why;
+  if ((p.ny + 7) / 8 > 65535) return "ny above 524280 exceeds the grid's y dimension";
+  return nullptr;
+}
+
+const char* can_cpasync(const StencilProblem& p, const DeviceDesc& dev) {
+  if (const char* why = need_2d(p)) return why;
+  return stencil_smem_can(stencil_cpasync_smem(p), dev);
+}
+
+const char* can_sm90_tma(const StencilProblem& p, const DeviceDesc& dev) {
+  if (const char* why = need_2d(p)) return why;
+  if (const char* why = stencil_tma_can(p)) return why;
+  return stencil_smem_can(stencil_tma2d_smem(p), dev);
+}
+
+const char* can_zmarch_blocks(const StencilProblem& p) {
+  // Blocks = xy tiles x z-chunks (at most nz); keep the 1D grid within int32.
+  const std::int64_t tiles = ((p.nx + 127) / 128 + 1) * ((p.ny + 7) / 8);
+  if (p.nz > 0 && tiles > INT_MAX / p.nz) return "too many xy tiles times z-planes for the grid";
+  return nullptr;
+}
+
+const char* can_zmarch_sync(const StencilProblem& p, const DeviceDesc&) {
+  if (const char* why = need_3d(p)) return why;
+  return can_zmarch_blocks(p);
+}
+
+const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) {
+  if (const char* why = need_3d(p)) return why;
+  if (const char* why = can_zmarch_blocks(p)) return why;
+  if (const char* why = stencil_tma_can(p)) return why;
+  return stencil_smem_can(stencil_tma3d_smem(p), dev);
+}
+
+// Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
+int pref_naive(const StencilProblem&, const DeviceDesc&) { return 1; }
+int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
+// The unstaged cp.async rung measured faster than the two-stage persistent one on the H200 (2D
+// r=8 f32 16384^2: 2811 vs 2446 GB/s), so it ranks above it (clamp or unaligned 2D problems).
+int pref_cpasync_unstaged(const StencilProblem&, const DeviceDesc&) { return 30; }
+int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
+int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
+int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
+int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
+
+const Variant<StencilProblem> kTable[] = {
+    {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
+      false, kTypes},
+     can_naive,
+     pref_naive,
+     stencil_launch_naive},
+    {{"smem_sync",
+      "2D: 32x8 tile plus halo through registers into shared memory, one output per thread", 0, 0,
+      false, kTypes},
+     can_smem_sync,
+     pref_smem_sync,
+     stencil_launch_smem_sync},
+    {{"sm80_cpasync_unstaged",
+      "2D: cp.async tile plus halo, then 8 rows x 16 bytes per thread with register reuse "
+      "along y; one tile per block, no overlap",
+      80, 0, false, kTypes},
+     can_cpasync,
+     pref_cpasync_unstaged,
+     stencil_launch_cpasync_unstaged},
+    {{"sm80_cpasync",
+      "2D: persistent blocks, two-stage cp.async ring (next tile in flight while computing)", 80, 0,
+      false, kTypes},
+     can_cpasync,
+     pref_cpasync,
+     stencil_launch_cpasync_pipelined},
+    {{"sm90_tma",
+      "2D: persistent blocks, one TMA tensor-map load per tile plus halo (zero fill by the "
+      "copy engine), mbarrier ring of 2-4 stages",
+      90, 90, false, kTypes},
+     can_sm90_tma,
+     pref_sm90_tma,
+     stencil_launch_sm90_tma},
+    {{"zmarch_sync",
+      "3D: z-marching, xy tile plus halo per plane through registers into shared memory, z "
+      "neighbours in a register queue",
+      0, 0, false, kTypes},
+     can_zmarch_sync,
+     pref_zmarch_sync,
+     stencil_launch_zmarch_sync},
+    {{"sm90_zmarch_tma",
+      "3D: z-marching, each plane's xy tile plus halo by TMA into an mbarrier ring (r + 4 "
+      "stages), z neighbours in a register queue",
+      90, 90, false, kTypes},
+     can_sm90_zmarch_tma,
+     pref_sm90_zmarch_tma,
+     stencil_launch_sm90_zmarch_tma},
+};
+
+}  // namespace
 
 const Variant<StencilProblem>* stencil_variants(int* count) {
-  *count = 0;
-  return nullptr;
+  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
+  return kTable;
 }
 
 }  // namespace gpuopt

@@ -1,0 +1,44 @@
+// Tile geometry of the tiled stencil rungs, host and device alike (the launchers size shared
+// memory and can_implement checks it from the same formulas the kernels use).
+//
+// A tile is 32 * W x TY outputs (W = 16 / element size: one 16-byte vector per thread column)
+// staged with its halo: COLS = 32 * W + 2 * HX (HX = r rounded up to W, so vectors stay aligned)
+// by ROWS = TY + 2r elements of one z-plane.
+#pragma once
+#include <cstddef>
+
+namespace gpuopt {
+namespace stencil {
+
+constexpr int kRows2d = 8;       // 2D: output rows per thread (register reuse along y)
+constexpr int kRowGroups2d = 4;  // 2D: thread rows; 128 threads, 32 * W x 32 outputs per tile
+// 3D: thread rows of one output row each: 16 (512 threads; y halo 2r over 16 rows) up to r = 4,
+// 8 (256 threads) above, where the register queue and the ring's stages are larger.
+constexpr int row_groups_3d(int r) { return r <= 4 ? 16 : 8; }
+constexpr int kTmaMaxStages = 16;
+constexpr int kAlignSlack = 128;   // TMA rungs: dynamic shared memory realigned to 128 bytes
+constexpr int kTma3dPrefetch = 3;  // 3D TMA: planes loaded ahead of the queue's front
+
+constexpr int vec_width(int elem) { return 16 / elem; }
+constexpr int halo_x(int elem, int r) {
+  return (r + vec_width(elem) - 1) / vec_width(elem) * vec_width(elem);
+}
+constexpr int tile_cols(int elem, int r) { return 32 * vec_width(elem) + 2 * halo_x(elem, r); }
+constexpr int tile_rows(int ty, int r) { return ty + 2 * r; }
+constexpr int tile_bytes(int elem, int r, int ty) {
+  return tile_cols(elem, r) * tile_rows(ty, r) * elem;
+}
+constexpr int stage_bytes(int elem, int r, int ty) {
+  return (tile_bytes(elem, r, ty) + 127) / 128 * 128;
+}
+
+// 2D TMA ring: as many stages (2..4) as fit in about 100 KiB, so two blocks share a multiprocessor.
+constexpr int tma2d_stages(int stage) {
+  return 100 * 1024 / stage < 2 ? 2 : (100 * 1024 / stage > 4 ? 4 : 100 * 1024 / stage);
+}
+// 3D TMA ring: r + 1 live planes (from the centre plane, whose x/y halo is still read, to the
+// queue's front) plus the prefetched ones.
+constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
+
+}  // namespace stencil
+}  // namespace gpuopt

@@ -1,0 +1,226 @@
+// gpuopt_stencil on the device: every variant forced x f32/f64 x both boundaries x every radius
+// 1..8 on odd sizes (sizes below the radius, 1x1, padded and unaligned pitches) against the f64
+// CPU reference (stencil_harness.hpp); variants that cannot take a problem must refuse it with
+// UNSUPPORTED; persistent rings over many tiles; graph capture keeps the coefficients of the
+// capture; bad pointers answered with statuses naming the argument.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_fixture.hpp"
+#include "stencil_harness.hpp"
+
+namespace {
+
+using gput::StencilCase;
+using gput::StencilSpec;
+
+class Stencil : public gput::GpuTest {
+ protected:
+  struct Variant {
+    std::string name;
+    bool available = false;
+  };
+
+  std::vector<Variant> variants() const {
+    std::vector<Variant> out;
+    int count = 0;
+    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_STENCIL, &count));
+    for (int i = 0; i < count; ++i) {
+      gpuopt_variant_info_t info{};
+      info.struct_size = sizeof info;
+      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_STENCIL, i, &info));
+      out.push_back({info.name ? info.name : "", info.available == 1});
+    }
+    return out;
+  }
+
+  // Whether variant v must accept s (the rules stencil_table.cpp states).
+  static bool accepts(const std::string& v, const StencilSpec& s) {
+    const std::int64_t e = s.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
+    const std::int64_t ip = s.in_pitch ? s.in_pitch : s.nx;
+    const std::int64_t is = s.in_slice ? s.in_slice : ip * s.ny;
+    const bool tma = s.boundary == GPUOPT_BOUNDARY_ZERO && (ip * e) % 16 == 0 &&
+                     (s.dims == 2 || (is * e) % 16 == 0);
+    if (v == "naive") return true;
+    if (v == "smem_sync" || v == "sm80_cpasync" || v == "sm80_cpasync_unstaged") return s.dims == 2;
+    if (v == "sm90_tma") return s.dims == 2 && tma;
+    if (v == "zmarch_sync") return s.dims == 3;
+    if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
+    return true;  // auto
+  }
+
+  void force(const std::string& name) {
+    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_STENCIL,
+                                                name == "auto" ? nullptr : name.c_str()));
+  }
+
+  std::string last_variant() const {
+    const char* name = nullptr;
+    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_STENCIL, &name));
+    return name ? name : "<none>";
+  }
+
+  // Runs spec with every available variant forced (and auto), checking results or refusals.
+  void run_all(const StencilSpec& spec) {
+    StencilCase c(spec, rng_.split());
+    c.upload();
+    for (const Variant& v : variants()) {
+      if (!v.available) continue;
+      SCOPED_TRACE("variant " + v.name + ": " + gput::describe(c.spec()));
+      force(v.name);
+      c.reset_out();
+      const gpuopt_status_t st = c.run(ctx_, stream_);
+      if (!accepts(v.name, c.spec())) {
+        EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, st);
+        continue;
+      }
+      ASSERT_GPUOPT_OK(st);
+      sync();
+      EXPECT_EQ(last_variant(), v.name);
+      EXPECT_TRUE(c.check());
+      if (HasFatalFailure()) return;
+    }
+    force("auto");
+    c.reset_out();
+    ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(c.check()) << "auto ran " << last_variant();
+  }
+
+  static StencilSpec spec2(gpuopt_dtype_t t, int r, gpuopt_boundary_t b, std::int64_t nx,
+                           std::int64_t ny, std::int64_t in_pitch = 0, std::int64_t out_pitch = 0) {
+    StencilSpec s;
+    s.dtype = t;
+    s.dims = 2;
+    s.radius = r;
+    s.boundary = b;
+    s.nx = nx;
+    s.ny = ny;
+    s.in_pitch = in_pitch;
+    s.out_pitch = out_pitch;
+    return s;
+  }
+  static StencilSpec spec3(gpuopt_dtype_t t, int r, gpuopt_boundary_t b, std::int64_t nx,
+                           std::int64_t ny, std::int64_t nz, std::int64_t pitch = 0,
+                           std::int64_t slice = 0) {
+    StencilSpec s = spec2(t, r, b, nx, ny, pitch, pitch);
+    s.dims = 3;
+    s.nz = nz;
+    s.in_slice = slice;
+    s.out_slice = slice;
+    return s;
+  }
+};
+
+const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};
+const gpuopt_boundary_t kBoundaries[] = {GPUOPT_BOUNDARY_ZERO, GPUOPT_BOUNDARY_CLAMP};
+
+// Small odd 2D grids: dense odd pitch (TMA refuses), 16-byte pitch in with an odd out pitch,
+// grids smaller than the radius, 1x1, one row, one column.
+TEST_F(Stencil, Small2dEveryVariantRadiusBoundary) {
+  for (gpuopt_dtype_t t : kTypes)
+    for (gpuopt_boundary_t b : kBoundaries)
+      for (int r = 1; r <= GPUOPT_STENCIL_MAX_RADIUS; ++r) {
+        run_all(spec2(t, r, b, 37, 29));
+        run_all(spec2(t, r, b, 37, 29, 40, 43));
+        run_all(spec2(t, r, b, 5, 3, 8, 8));
+        run_all(spec2(t, r, b, 1, 1));
+        run_all(spec2(t, r, b, 131, 1, 136));
+        run_all(spec2(t, r, b, 1, 70, 4));
+        if (HasFatalFailure()) return;
+      }
+}
+
+TEST_F(Stencil, Small3dEveryVariantRadiusBoundary) {
+  for (gpuopt_dtype_t t : kTypes)
+    for (gpuopt_boundary_t b : kBoundaries)
+      for (int r = 1; r <= GPUOPT_STENCIL_MAX_RADIUS; ++r) {
+        run_all(spec3(t, r, b, 19, 23, 17));
+        run_all(spec3(t, r, b, 19, 23, 17, 24, 24 * 23 + 4));
+        run_all(spec3(t, r, b, 3, 2, 5, 4, 8));
+        run_all(spec3(t, r, b, 1, 1, 1));
+        if (HasFatalFailure()) return;
+      }
+}
+
+// Grids of many tiles: the persistent rings wrap (2D) and z is split over several blocks (3D).
+TEST_F(Stencil, LargeGridsRingsAndChunks) {
+  for (gpuopt_dtype_t t : kTypes)
+    for (int r : {1, 3, 8}) {
+      if (r != 3) run_all(spec2(t, r, GPUOPT_BOUNDARY_ZERO, 4001, 3003, 4008));
+      run_all(spec2(t, r, GPUOPT_BOUNDARY_CLAMP, 1500, 777));
+      run_all(spec3(t, r, GPUOPT_BOUNDARY_ZERO, 150, 40, 70, 152, 152 * 41));
+      run_all(spec3(t, r, GPUOPT_BOUNDARY_CLAMP, 67, 33, 45));
+      if (HasFatalFailure()) return;
+    }
+}
+
+// The compute-sanitizer subset (memcheck, racecheck, synccheck): every variant, both types and
+// boundaries, radii 1 and 8, one small 2D and 3D grid each.
+TEST_F(Stencil, SanitizeSubset) {
+  for (gpuopt_dtype_t t : kTypes)
+    for (gpuopt_boundary_t b : kBoundaries)
+      for (int r : {1, 8}) {
+        run_all(spec2(t, r, b, 37, 29, 40, 43));
+        run_all(spec3(t, r, b, 19, 23, 17, 24, 24 * 23 + 4));
+        if (HasFatalFailure()) return;
+      }
+}
+
+// For memcheck: a 2D grid of more tiles than the persistent blocks' rings hold at once (the
+// stages wrap several times), f64 (more tiles per cell).
+TEST_F(Stencil, SanitizeRingWrap) {
+  run_all(spec2(GPUOPT_DTYPE_F64, 8, GPUOPT_BOUNDARY_ZERO, 2500, 1100, 2504));
+}
+
+// A captured graph keeps the coefficients of the capture; replays recompute them.
+TEST_F(Stencil, GraphCaptureKeepsCoefficients) {
+  for (const Variant& v : variants()) {
+    if (!v.available) continue;
+    SCOPED_TRACE(v.name);
+    force(v.name);
+    const bool three = v.name.find("zmarch") != std::string::npos;
+    StencilCase c(three ? spec3(GPUOPT_DTYPE_F32, 4, GPUOPT_BOUNDARY_ZERO, 200, 64, 48, 200)
+                        : spec2(GPUOPT_DTYPE_F32, 8, GPUOPT_BOUNDARY_ZERO, 1000, 300, 1000),
+                  rng_.split());
+    c.upload();
+    const std::vector<double> captured = c.coeffs();
+    ASSERT_GPUOPT_OK(gpuopt_graph_begin(ctx_, stream_));
+    EXPECT_GPUOPT_OK(c.run(ctx_, stream_));
+    gpuopt_graph_t raw = nullptr;
+    ASSERT_GPUOPT_OK(gpuopt_graph_end(stream_, &raw));
+    gput::Graph g(raw);
+    for (double& k : c.coeffs()) k = -k;  // the host array changes after the capture
+    for (int replay = 0; replay < 2; ++replay) {
+      c.reset_out();
+      ASSERT_GPUOPT_OK(gpuopt_graph_launch(g.get(), stream_));
+      sync();
+      EXPECT_TRUE(c.check(&captured)) << "replay " << replay;
+    }
+  }
+  force("auto");
+}
+
+TEST_F(Stencil, BadPointersNamed) {
+  StencilCase c(spec2(GPUOPT_DTYPE_F32, 2, GPUOPT_BOUNDARY_ZERO, 64, 64), rng_.split());
+  const gpuopt_stencil_desc_t d = c.desc();
+  gput::DeviceArray<float> buf(64 * 64 + 64);
+  ASSERT_TRUE(buf.ok());
+  std::vector<float> host(16);
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_stencil(ctx_, stream_, &d, host.data(), buf.data()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_stencil", "in"));
+  // Overlapping in and out.
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_stencil(ctx_, stream_, &d, buf.data(), buf.data() + 32));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_stencil", "overlap"));
+  // Output running past its allocation.
+  gput::DeviceArray<float> small(64);
+  EXPECT_NE(gpuopt_stencil(ctx_, stream_, &d, buf.data(), small.data()), GPUOPT_SUCCESS);
+  EXPECT_TRUE(gput::MessageNames("gpuopt_stencil", "out"));
+}
+
+}  // namespace
