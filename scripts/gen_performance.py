@@ -113,6 +113,24 @@ def gemm_ladder(rows):
     return lines + table(header, body) + [""]
 
 
+def gdn_section(rows):
+    """Markdown lines for the GDN rows: one table, pass x mode x variant, ratio to composed."""
+    lines = ["### GDN", "",
+             "gpuopt_gdn_forward / gpuopt_gdn_backward, NCHW f32. composed = elementwise kernels + "
+             "cuBLAS (the baseline); fused = gpuopt's tensor-core GEMM with the GDN arithmetic in "
+             "the operand load and the epilogue (f32 mode: 3xTF32). vs composed = composed ms / "
+             "ms (the bar: >= 2). Each row is checked before timing against a host f64 reference "
+             "over every element (tolerance 1e-5 f32, 5e-3 tf32, relative to each element's "
+             "magnitude scale).", ""]
+    header = ["pass and shape", "mode", "variant", "ms", "TFLOP/s", "GB/s", "vs composed",
+              "correct", "rel_err", "note"]
+    body = [[r.get("shape"), r.get("dtype"), r.get("variant"), fmt(r.get("ms"), ".4f"),
+             fmt(r.get("tflops"), ".1f"), fmt(r.get("gbs"), ".0f"),
+             fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r),
+             fmt(r.get("rel_err"), ".1e"), note_cell(r)] for r in rows]
+    return lines + table(header, body) + [""]
+
+
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
@@ -153,7 +171,10 @@ def section(path, doc):
 
     groups = {}
     gemm_groups = {}
+    gdn_rows = [r for r in doc.get("results", []) if r.get("op") == "gdn"]
     for r in doc.get("results", []):
+        if r.get("op") == "gdn":
+            continue
         (gemm_groups if r.get("op") == "gemm" else groups).setdefault(group_key(r), []).append(r)
     if groups:
         lines += ["### Ladders", "",
@@ -172,6 +193,8 @@ def section(path, doc):
                   "(bf16), no NaN.", ""]
         for rows in gemm_groups.values():
             lines += gemm_ladder(rows)
+    if gdn_rows:
+        lines += gdn_section(gdn_rows)
     return lines
 
 

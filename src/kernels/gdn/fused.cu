@@ -1,0 +1,193 @@
+// gdn fused: the channel mixes on gpuopt's own tensor-core GEMM (gdn_mma.cuh) with the GDN
+// arithmetic folded in, so no x^2 / z / u tensor is written:
+//   forward  : one GEMM z = gamma * x^2 (x squared as its fragments are read), epilogue
+//              y = x * s(beta + z). Streams x once and writes y once.
+//   backward : (1) the same GEMM, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s and
+//              per-block dbeta partials; (2) u = gamma^T t, epilogue dx += 2 x u; (3) dgamma =
+//              sum over pixels t x^2^T, split-K over (image, 2048-pixel chunk) into partials;
+//              (4) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
+// f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32.
+// Figures: docs/notes/gdn.md.
+#include "common/launch.hpp"
+#include "kernels/gdn/gdn.hpp"
+#include "kernels/gdn/gdn_math.cuh"
+#include "kernels/gdn/gdn_mma.cuh"
+
+namespace gpuopt {
+namespace {
+
+using gdn::MmaArgs;
+static_assert(gdn::kSmemBytes == kGdnFusedSmemBytes, "gdn.hpp and gdn_mma.cuh disagree");
+
+// y = x * s(beta + z)
+struct ForwardEpi {
+  static constexpr bool kRowSum = false;
+  const float* x;
+  const float* beta;
+  float* y;
+  long long img, p;  // elements per image, pixels
+  bool inverse;
+  __device__ float operator()(int z, int m, int n, float acc) const {
+    const long long i = z * img + m * p + n;
+    y[i] = x[i] * gdn_scale(beta[m] + acc, inverse);
+    return 0.f;
+  }
+  __device__ void row_sum(int, int, int, float) const {}
+};
+
+// t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
+struct GradEpi {
+  static constexpr bool kRowSum = true;
+  const float* x;
+  const float* beta;
+  const float* dy;
+  float* t;
+  float* dx;
+  float* bpart;  // [image * ntiles + ntile][C]
+  long long img, p;
+  int c, ntiles;
+  bool inverse;
+  __device__ float operator()(int z, int m, int n, float acc) const {
+    const long long i = z * img + m * p + n;
+    const float zz = beta[m] + acc;
+    const float s = gdn_scale(zz, inverse);
+    const float g = dy[i];
+    const float tv = g * x[i] * gdn_dscale(zz, s, inverse);
+    t[i] = tv;
+    dx[i] = g * s;
+    return tv;
+  }
+  __device__ void row_sum(int z, int nt, int m, float v) const {
+    bpart[(static_cast<long long>(z) * ntiles + nt) * c + m] = v;
+  }
+};
+
+// dx += 2 x u
+struct DxEpi {
+  static constexpr bool kRowSum = false;
+  const float* x;
+  float* dx;
+  long long img, p;
+  __device__ float operator()(int z, int m, int n, float acc) const {
+    const long long i = z * img + m * p + n;
+    dx[i] += 2.f * x[i] * acc;
+    return 0.f;
+  }
+  __device__ void row_sum(int, int, int, float) const {}
+};
+
+// dgamma partial of split z
+struct DgammaEpi {
+  static constexpr bool kRowSum = false;
+  float* part;
+  long long c;
+  __device__ float operator()(int z, int m, int n, float acc) const {
+    part[(z * c + m) * c + n] = acc;
+    return 0.f;
+  }
+  __device__ void row_sum(int, int, int, float) const {}
+};
+
+// dgamma[e] = sum_s dgpart[s][e], dbeta[i] = sum_q bpart[q][i], in index order (deterministic).
+__global__ void gdn_sum_partials(const float* dgpart, long long splits, long long cc, float* dgamma,
+                                 const float* bpart, long long bparts, long long c, float* dbeta) {
+  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (e < cc) {
+    double s = 0.0;
+    for (long long q = 0; q < splits; ++q) s += dgpart[q * cc + e];
+    dgamma[e] = static_cast<float>(s);
+  } else if (e < cc + c) {
+    double s = 0.0;
+    for (long long q = 0; q < bparts; ++q) s += bpart[q * c + (e - cc)];
+    dbeta[e - cc] = static_cast<float>(s);
+  }
+}
+
+template <bool AK, bool ASq, bool BK, bool BSq, class Epi>
+gpuopt_status_t launch_mma(const GdnProblem& p, MmaArgs args, long long batches, const Epi& epi,
+                           const ExecEnv& env, const char* what) {
+  args.mtiles = static_cast<int>(ceil_div(args.m, gdn::kBM));
+  args.ntiles = static_cast<int>(ceil_div(args.n, gdn::kBM));
+  const long long blocks = static_cast<long long>(args.mtiles) * args.ntiles * batches;
+  auto run = [&](auto kernel) {
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gdn::kSmemBytes);
+    if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+    kernel<<<static_cast<unsigned>(blocks), gdn::kThreads, gdn::kSmemBytes, env.stream>>>(args,
+                                                                                          epi);
+    return check_launch(env.fn, what);
+  };
+  return p.tf32 ? run(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, false, Epi>)
+                : run(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, true, Epi>);
+}
+
+// z = gamma * x^2 per image: A = gamma (k-contiguous), B = x (pixel-contiguous, squared).
+MmaArgs mix_args(const GdnProblem& p) {
+  MmaArgs a;
+  a.a = p.gamma;
+  a.lda = p.c;
+  a.b = p.x;
+  a.ldb = p.p;
+  a.b_img = p.c * p.p;
+  a.m = static_cast<int>(p.c);
+  a.n = static_cast<int>(p.p);
+  a.k = a.chunk_k = p.c;
+  return a;
+}
+
+gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  char* ws = static_cast<char*>(p.workspace);
+  float* t = reinterpret_cast<float*>(ws + l.t);
+  float* bpart = reinterpret_cast<float*>(ws + l.bpart);
+  float* dgpart = reinterpret_cast<float*>(ws + l.dgpart);
+  const long long img = p.c * p.p;
+  const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
+
+  GradEpi ge{p.x, p.beta, p.dy, t, p.dx, bpart, img, p.p, static_cast<int>(p.c), ntiles, p.inverse};
+  GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
+                                                   "gdn fused backward z/t kernel")));
+
+  MmaArgs u;  // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
+  u.a = p.gamma;
+  u.lda = p.c;
+  u.b = t;
+  u.ldb = p.p;
+  u.b_img = img;
+  u.m = static_cast<int>(p.c);
+  u.n = static_cast<int>(p.p);
+  u.k = u.chunk_k = p.c;
+  GPUOPT_TRY((launch_mma<false, false, false, false>(p, u, p.n, DxEpi{p.x, p.dx, img, p.p}, env,
+                                                     "gdn fused backward dx kernel")));
+
+  MmaArgs d;  // dgamma = sum t x^2^T: A(i, pix) = t, B(pix, j) = x^2, both pixel-contiguous
+  d.a = t;
+  d.lda = p.p;
+  d.a_img = img;
+  d.b = p.x;
+  d.ldb = p.p;
+  d.b_img = img;
+  d.m = d.n = static_cast<int>(p.c);
+  d.k = p.p;
+  d.chunk_k = kGdnDgammaChunk;
+  d.chunks = static_cast<int>(ceil_div(p.p, kGdnDgammaChunk));
+  GPUOPT_TRY((launch_mma<true, false, true, true>(p, d, p.n * d.chunks, DgammaEpi{dgpart, p.c}, env,
+                                                  "gdn fused backward dgamma kernel")));
+
+  const long long cc = p.c * p.c;
+  const long long threads = cc + p.c;
+  gdn_sum_partials<<<static_cast<unsigned>(ceil_div(threads, 256)), 256, 0, env.stream>>>(
+      dgpart, p.n * d.chunks, cc, p.dgamma, bpart, p.n * ntiles, p.c, p.dbeta);
+  return check_launch(env.fn, "gdn fused partial sums kernel");
+}
+
+}  // namespace
+
+gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
+  if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
+  ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse};
+  return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
+                                              "gdn fused forward kernel");
+}
+
+}  // namespace gpuopt
