@@ -2,9 +2,9 @@
 // (exact SGEMM, CUBLAS_COMPUTE_32F_PEDANTIC, for f32; CUBLAS_COMPUTE_32F_FAST_TF32 for tf32).
 //   forward : x2 = x^2; y = Z via a strided-batched GEMM (Z_n = gamma X2_n); y = x * s(beta + y)
 //             in place.
-//   backward: x2 = x^2; dx = Z (temporary); t = dy x ds/dz, dx = dy s; dgamma = sum_n T_n X2_n^T
-//             (one GEMM per image, beta = 1 after the first); dbeta by two GEMVs with ones;
-//             x2 = U = gamma^T T (strided-batched); dx += 2 x u.
+//   backward: x2 = x^2; dx = Z (temporary); t = dy x ds/dz, dx = dy s; dgamma_n = T_n X2_n^T
+//             (strided-batched GEMM) summed over images by a GEMV with ones; dbeta by two GEMVs
+//             with ones; x2 = U = gamma^T T (strided-batched); dx += 2 x u.
 // The baseline the fused variant is measured against (docs/notes/gdn.md).
 #include <cublas_v2.h>
 
@@ -103,6 +103,7 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   float* t = reinterpret_cast<float*>(ws + l.t);
   float* ones = reinterpret_cast<float*>(ws + l.ones);
   float* rowsums = reinterpret_cast<float*>(ws + l.rowsums);
+  float* dgparts = reinterpret_cast<float*>(ws + l.dgpart);
   const long long total = p.n * p.c * p.p, img = p.c * p.p;
   const float one = 1.f, zero = 0.f;
 
@@ -113,14 +114,13 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
       p.x, p.beta, p.dy, t, p.dx, p.c, p.p, p.inverse);
   GPUOPT_TRY(check_launch(env.fn, "gdn composed gradient kernel"));
 
-  // dgamma^T (column-major C x C) = sum_n X2_n^T(col-major P x C)^T * T_n(P x C)
-  for (long long n = 0; n < p.n; ++n) {
-    GPUOPT_TRY(
-        blas(cublasGemmEx_64(env.blas, CUBLAS_OP_T, CUBLAS_OP_N, p.c, p.c, p.p, &one, x2 + n * img,
-                             CUDA_R_32F, p.p, t + n * img, CUDA_R_32F, p.p, n ? &one : &zero,
-                             p.dgamma, CUDA_R_32F, p.c, compute_of(p), CUBLAS_GEMM_DEFAULT),
-             env, "cublas dgamma gemm"));
-  }
+  // per image: dgamma_n^T (column-major C x C) = X2_n^T(col-major P x C)^T * T_n(P x C), one
+  // strided-batched GEMM; then dgamma = sum_n dgamma_n by a GEMV with ones (below)
+  GPUOPT_TRY(blas(cublasGemmStridedBatchedEx_64(
+                      env.blas, CUBLAS_OP_T, CUBLAS_OP_N, p.c, p.c, p.p, &one, x2, CUDA_R_32F, p.p,
+                      img, t, CUDA_R_32F, p.p, img, &zero, dgparts, CUDA_R_32F, p.c, p.c * p.c,
+                      p.n, compute_of(p), CUBLAS_GEMM_DEFAULT),
+                  env, "cublas dgamma gemm"));
   const long long nones = p.p > p.n ? p.p : p.n;
   fill_kernel<<<flat_blocks(nones), kThreads, 0, env.stream>>>(ones, nones, 1.f);
   GPUOPT_TRY(check_launch(env.fn, "gdn composed fill kernel"));
@@ -131,6 +131,9 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   GPUOPT_TRY(blas(cublasSgemv_64(env.blas, CUBLAS_OP_N, p.c, p.n, &one, rowsums, p.c, ones, 1,
                                  &zero, p.dbeta, 1),
                   env, "cublas dbeta gemv (images)"));
+  GPUOPT_TRY(blas(cublasSgemv_64(env.blas, CUBLAS_OP_N, p.c * p.c, p.n, &one, dgparts, p.c * p.c,
+                                 ones, 1, &zero, p.dgamma, 1),
+                  env, "cublas dgamma gemv (images)"));
 
   GPUOPT_TRY(channel_mix(p, t, x2, true, env));  // x2 := u = gamma^T t
   dx_finish_kernel<<<flat_blocks(total), kThreads, 0, env.stream>>>(p.x, x2, p.dx, total);

@@ -39,12 +39,12 @@ struct GdnProblem {
 // Where each variant keeps its temporaries in the caller's workspace: byte offsets (each piece
 // 256-byte aligned) and the total. Sizes saturate at SIZE_MAX instead of wrapping.
 // composed: X^2 (later U = gamma^T T) in both passes; backward adds T, a ones vector
-//   (max(P, N)) and per-image dbeta sums (N x C).
+//   (max(P, N)), per-image dbeta sums (N x C) and per-image dgamma (N x C x C, in dgpart).
 // fused: nothing forward; backward T, dbeta partials (N * ptiles x C) and dgamma split-K
 //   partials (N * chunks x C x C).
 struct GdnWorkspaceLayout {
   std::size_t x2 = 0, t = 0, ones = 0, rowsums = 0;  // composed pieces
-  std::size_t bpart = 0, dgpart = 0;                 // fused pieces (t shared in name)
+  std::size_t bpart = 0, dgpart = 0;                 // fused (t, dgpart shared in name)
   std::size_t total = 0;
 };
 GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,

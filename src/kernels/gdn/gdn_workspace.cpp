@@ -42,6 +42,7 @@ GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, s
   l.t = place(&l, tensor);
   l.ones = place(&l, p > n ? u(p) : u(n));
   l.rowsums = place(&l, mul(u(n), u(c)));
+  l.dgpart = place(&l, mul(mul(u(n), u(c)), u(c)));  // per-image dgamma
   return l;
 }
 
