@@ -3,11 +3,13 @@
 //   forward  : one GEMM z = gamma * x^2 (x squared as its fragments are read), epilogue
 //              y = x * s(beta + z). Streams x once and writes y once.
 //   backward : (1) the same GEMM, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s and
-//              per-block dbeta partials; (2) u = gamma^T t, epilogue dx += 2 x u; (3) dgamma =
-//              sum over pixels t x^2^T, split-K over (image, 2048-pixel chunk) into partials;
-//              (4) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
-// f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32.
-// Figures: docs/notes/gdn.md.
+//              per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
+//              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
+//              u = gamma^T t with epilogue dx += 2 x u, so t and x come from DRAM once;
+//              (3) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
+// f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32. Epilogues load
+// a fragment row's inputs before storing (first H200 run, serial load-use-store epilogue: tf32
+// forward 0.272 ms, only 1.09x composed). Figures: docs/notes/gdn.md.
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_math.cuh"
@@ -19,17 +21,26 @@ namespace {
 using gdn::MmaArgs;
 static_assert(gdn::kSmemBytes == kGdnFusedSmemBytes, "gdn.hpp and gdn_mma.cuh disagree");
 
+// The epilogues: load(z, m, n) reads an element's inputs, apply(z, m, n, acc, pre) combines them
+// with the GEMM result and stores (the kernel issues a fragment row's loads before its stores).
+// Pointers are __restrict__: the outputs never alias the inputs (validated by the API).
+
 // y = x * s(beta + z)
 struct ForwardEpi {
   static constexpr bool kRowSum = false;
-  const float* x;
-  const float* beta;
-  float* y;
+  struct Pre {
+    float x, b;
+  };
+  const float* __restrict__ x;
+  const float* __restrict__ beta;
+  float* __restrict__ y;
   long long img, p;  // elements per image, pixels
   bool inverse;
-  __device__ float operator()(int z, int m, int n, float acc) const {
-    const long long i = z * img + m * p + n;
-    y[i] = x[i] * gdn_scale(beta[m] + acc, inverse);
+  __device__ Pre load(int z, int m, int n) const {
+    return {__ldg(x + z * img + m * p + n), __ldg(beta + m)};
+  }
+  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
+    y[z * img + m * p + n] = pr.x * gdn_scale(pr.b + acc, inverse);
     return 0.f;
   }
   __device__ void row_sum(int, int, int, float) const {}
@@ -38,23 +49,29 @@ struct ForwardEpi {
 // t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
 struct GradEpi {
   static constexpr bool kRowSum = true;
-  const float* x;
-  const float* beta;
-  const float* dy;
-  float* t;
-  float* dx;
-  float* bpart;  // [image * ntiles + ntile][C]
+  struct Pre {
+    float x, dy, b;
+  };
+  const float* __restrict__ x;
+  const float* __restrict__ beta;
+  const float* __restrict__ dy;
+  float* __restrict__ t;
+  float* __restrict__ dx;
+  float* __restrict__ bpart;  // [image * ntiles + ntile][C]
   long long img, p;
   int c, ntiles;
   bool inverse;
-  __device__ float operator()(int z, int m, int n, float acc) const {
+  __device__ Pre load(int z, int m, int n) const {
     const long long i = z * img + m * p + n;
-    const float zz = beta[m] + acc;
+    return {__ldg(x + i), __ldg(dy + i), __ldg(beta + m)};
+  }
+  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
+    const long long i = z * img + m * p + n;
+    const float zz = pr.b + acc;
     const float s = gdn_scale(zz, inverse);
-    const float g = dy[i];
-    const float tv = g * x[i] * gdn_dscale(zz, s, inverse);
+    const float tv = pr.dy * pr.x * gdn_dscale(zz, s, inverse);
     t[i] = tv;
-    dx[i] = g * s;
+    dx[i] = pr.dy * s;
     return tv;
   }
   __device__ void row_sum(int z, int nt, int m, float v) const {
@@ -65,12 +82,18 @@ struct GradEpi {
 // dx += 2 x u
 struct DxEpi {
   static constexpr bool kRowSum = false;
-  const float* x;
-  float* dx;
+  struct Pre {
+    float x, dx;
+  };
+  const float* __restrict__ x;
+  float* __restrict__ dx;
   long long img, p;
-  __device__ float operator()(int z, int m, int n, float acc) const {
+  __device__ Pre load(int z, int m, int n) const {
     const long long i = z * img + m * p + n;
-    dx[i] += 2.f * x[i] * acc;
+    return {__ldg(x + i), dx[i]};
+  }
+  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
+    dx[z * img + m * p + n] = pr.dx + 2.f * pr.x * acc;
     return 0.f;
   }
   __device__ void row_sum(int, int, int, float) const {}
@@ -79,9 +102,11 @@ struct DxEpi {
 // dgamma partial of split z
 struct DgammaEpi {
   static constexpr bool kRowSum = false;
-  float* part;
+  struct Pre {};
+  float* __restrict__ part;
   long long c;
-  __device__ float operator()(int z, int m, int n, float acc) const {
+  __device__ Pre load(int, int, int) const { return {}; }
+  __device__ float apply(int z, int m, int n, float acc, const Pre&) const {
     part[(z * c + m) * c + n] = acc;
     return 0.f;
   }
@@ -103,22 +128,31 @@ __global__ void gdn_sum_partials(const float* dgpart, long long splits, long lon
   }
 }
 
+void set_tiles(MmaArgs* a) {
+  a->mtiles = static_cast<int>(ceil_div(a->m, gdn::kBM));
+  a->ntiles = static_cast<int>(ceil_div(a->n, gdn::kBM));
+}
+
+// Sets the kernel's shared memory limit and launches it with `blocks` blocks.
+template <class Kernel, class... Args>
+gpuopt_status_t launch_blocks(Kernel kernel, long long blocks, const ExecEnv& env, const char* what,
+                              const Args&... args) {
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gdn::kSmemBytes);
+  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+  kernel<<<static_cast<unsigned>(blocks), gdn::kThreads, gdn::kSmemBytes, env.stream>>>(args...);
+  return check_launch(env.fn, what);
+}
+
 template <bool AK, bool ASq, bool BK, bool BSq, class Epi>
 gpuopt_status_t launch_mma(const GdnProblem& p, MmaArgs args, long long batches, const Epi& epi,
                            const ExecEnv& env, const char* what) {
-  args.mtiles = static_cast<int>(ceil_div(args.m, gdn::kBM));
-  args.ntiles = static_cast<int>(ceil_div(args.n, gdn::kBM));
+  set_tiles(&args);
   const long long blocks = static_cast<long long>(args.mtiles) * args.ntiles * batches;
-  auto run = [&](auto kernel) {
-    cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gdn::kSmemBytes);
-    if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-    kernel<<<static_cast<unsigned>(blocks), gdn::kThreads, gdn::kSmemBytes, env.stream>>>(args,
-                                                                                          epi);
-    return check_launch(env.fn, what);
-  };
-  return p.tf32 ? run(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, false, Epi>)
-                : run(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, true, Epi>);
+  return p.tf32 ? launch_blocks(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, false, Epi>, blocks, env,
+                                what, args, epi)
+                : launch_blocks(gdn::gdn_mma_kernel<AK, ASq, BK, BSq, true, Epi>, blocks, env, what,
+                                args, epi);
 }
 
 // z = gamma * x^2 per image: A = gamma (k-contiguous), B = x (pixel-contiguous, squared).
@@ -157,9 +191,6 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   u.m = static_cast<int>(p.c);
   u.n = static_cast<int>(p.p);
   u.k = u.chunk_k = p.c;
-  GPUOPT_TRY((launch_mma<false, false, false, false>(p, u, p.n, DxEpi{p.x, p.dx, img, p.p}, env,
-                                                     "gdn fused backward dx kernel")));
-
   MmaArgs d;  // dgamma = sum t x^2^T: A(i, pix) = t, B(pix, j) = x^2, both pixel-contiguous
   d.a = t;
   d.lda = p.p;
@@ -171,8 +202,21 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   d.k = p.p;
   d.chunk_k = kGdnDgammaChunk;
   d.chunks = static_cast<int>(ceil_div(p.p, kGdnDgammaChunk));
-  GPUOPT_TRY((launch_mma<true, false, true, true>(p, d, p.n * d.chunks, DgammaEpi{dgpart, p.c}, env,
-                                                  "gdn fused backward dgamma kernel")));
+  // dgamma and dx GEMMs in one launch, interleaved per image (t and x read once from DRAM)
+  set_tiles(&d);
+  set_tiles(&u);
+  const DgammaEpi de{dgpart, p.c};
+  const DxEpi xe{p.x, p.dx, img, p.p};
+  const long long blocks = p.n * (static_cast<long long>(d.mtiles) * d.ntiles * d.chunks +
+                                  static_cast<long long>(u.mtiles) * u.ntiles);
+  constexpr const char* kWhat = "gdn fused backward dgamma + dx kernel";
+  GPUOPT_TRY(p.tf32
+                 ? launch_blocks(gdn::gdn_mma_pair_kernel<true, false, true, true, DgammaEpi, false,
+                                                          false, false, false, DxEpi, false>,
+                                 blocks, env, kWhat, d, de, u, xe)
+                 : launch_blocks(gdn::gdn_mma_pair_kernel<true, false, true, true, DgammaEpi, false,
+                                                          false, false, false, DxEpi, true>,
+                                 blocks, env, kWhat, d, de, u, xe));
 
   const long long cc = p.c * p.c;
   const long long threads = cc + p.c;

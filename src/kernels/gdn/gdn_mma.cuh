@@ -113,19 +113,14 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
   lo = Split3 ? to_tf32(v - __uint_as_float(hi)) : 0u;
 }
 
+// One block's tile: rows mt, columns nt of batch entry z (see MmaArgs). smem: kSmemBytes.
 template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, class Epi>
-__global__ void __launch_bounds__(kThreads, 2) gdn_mma_kernel(MmaArgs args, Epi epi) {
-  extern __shared__ float4 smem4[];
-  float* smem = reinterpret_cast<float*>(smem4);
+__device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi, int mt, int nt,
+                                             int z, float* smem) {
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
 
-  long long bid = blockIdx.x;
-  const int mt = static_cast<int>(bid % args.mtiles);
-  bid /= args.mtiles;
-  const int nt = static_cast<int>(bid % args.ntiles);
-  const int z = static_cast<int>(bid / args.ntiles);
   const int img = z / args.chunks;
   const long long k0 = static_cast<long long>(z % args.chunks) * args.chunk_k;
   const long long klen = args.k - k0 < args.chunk_k ? args.k - k0 : args.chunk_k;
@@ -196,7 +191,9 @@ __global__ void __launch_bounds__(kThreads, 2) gdn_mma_kernel(MmaArgs args, Epi 
   }
   cp_async_wait<0>();
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1.
+  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1. For each row
+  // of the fragment, all 8 elements' inputs are loaded first (epi.load), then combined and
+  // stored (epi.apply): 8+ loads in flight per thread instead of one load-use-store chain.
   float rows[4][2] = {};
 #pragma unroll
   for (int i = 0; i < 4; ++i)
@@ -204,12 +201,20 @@ __global__ void __launch_bounds__(kThreads, 2) gdn_mma_kernel(MmaArgs args, Epi 
     for (int h = 0; h < 2; ++h) {
       const int m = m0 + wm * 64 + i * 16 + g + h * 8;
       if (m >= args.m) continue;
+      typename Epi::Pre pre[4][2] = {};
 #pragma unroll
       for (int j = 0; j < 4; ++j)
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
           const int n = n0 + wn * 32 + j * 8 + 2 * t + q;
-          if (n < args.n) rows[i][h] += epi(z, m, n, acc[i][j][h * 2 + q]);
+          if (n < args.n) pre[j][q] = epi.load(z, m, n);
+        }
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+          const int n = n0 + wn * 32 + j * 8 + 2 * t + q;
+          if (n < args.n) rows[i][h] += epi.apply(z, m, n, acc[i][j][h * 2 + q], pre[j][q]);
         }
     }
   if (Epi::kRowSum) {    // per-block row sums over the tile's columns, in a fixed order
@@ -228,6 +233,48 @@ __global__ void __launch_bounds__(kThreads, 2) gdn_mma_kernel(MmaArgs args, Epi 
     const int r = static_cast<int>(threadIdx.x);
     if (r < kBM && m0 + r < args.m)
       epi.row_sum(z, nt, m0 + r, part[r] + part[kBM + r] + part[2 * kBM + r] + part[3 * kBM + r]);
+  }
+}
+
+// Block index -> (m tile, n tile, batch entry), m tiles fastest (blocks sharing a B tile run
+// together and share it through L2).
+__device__ __forceinline__ void tile_of(const MmaArgs& args, long long bid, int* mt, int* nt,
+                                        int* z) {
+  *mt = static_cast<int>(bid % args.mtiles);
+  bid /= args.mtiles;
+  *nt = static_cast<int>(bid % args.ntiles);
+  *z = static_cast<int>(bid / args.ntiles);
+}
+
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, class Epi>
+__global__ void __launch_bounds__(kThreads, 2) gdn_mma_kernel(MmaArgs args, Epi epi) {
+  extern __shared__ float4 smem4[];
+  int mt, nt, z;
+  tile_of(args, blockIdx.x, &mt, &nt, &z);
+  gdn_mma_tile<AK, ASq, BK, BSq, Split3>(args, epi, mt, nt, z, reinterpret_cast<float*>(smem4));
+}
+
+// Two GEMMs over the same images in one launch, interleaved per image: the blocks of image n of
+// the first (per_img1 of them, batch entries n * args1.chunks ...) then those of the second
+// (per_img2, chunks = 1). Both read the same tensors of image n at about the same time, so the
+// second read of each tile hits L2 (the gdn backward's dgamma and dx GEMMs both read t and x).
+template <bool AK1, bool ASq1, bool BK1, bool BSq1, class Epi1, bool AK2, bool ASq2, bool BK2,
+          bool BSq2, class Epi2, bool Split3>
+__global__ void __launch_bounds__(kThreads, 2)
+    gdn_mma_pair_kernel(MmaArgs args1, Epi1 epi1, MmaArgs args2, Epi2 epi2) {
+  extern __shared__ float4 smem4[];
+  const long long per1 = static_cast<long long>(args1.mtiles) * args1.ntiles * args1.chunks;
+  const long long per2 = static_cast<long long>(args2.mtiles) * args2.ntiles;
+  const long long img = blockIdx.x / (per1 + per2), r = blockIdx.x % (per1 + per2);
+  int mt, nt, z;
+  if (r < per1) {
+    tile_of(args1, img * per1 + r, &mt, &nt, &z);
+    gdn_mma_tile<AK1, ASq1, BK1, BSq1, Split3>(args1, epi1, mt, nt, z,
+                                               reinterpret_cast<float*>(smem4));
+  } else {
+    tile_of(args2, img * per2 + (r - per1), &mt, &nt, &z);
+    gdn_mma_tile<AK2, ASq2, BK2, BSq2, Split3>(args2, epi2, mt, nt, z,
+                                               reinterpret_cast<float*>(smem4));
   }
 }
 

@@ -14,7 +14,7 @@ const char* fused_can(const GdnProblem& p, const DeviceDesc& dev) {
   const std::int64_t tiles = (p.c + kGdnTile - 1) / kGdnTile;
   const std::int64_t ptiles = (p.p + kGdnTile - 1) / kGdnTile;
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
-  if (tiles * ptiles * p.n > 2147483647 || tiles * tiles * chunks * p.n > 2147483647)
+  if ((tiles * ptiles + tiles * tiles * chunks) * p.n > 2147483647)
     return "the problem needs more than 2^31 - 1 tiles";
   return nullptr;
 }
