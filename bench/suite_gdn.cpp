@@ -293,7 +293,7 @@ void run_gdn_groups(BenchEnv& env, const std::vector<GdnGroup>& groups, std::vec
       r.memory = "device";
       r.data = "random";
       r.is_vendor = v.name == "composed";  // the baseline of the bar (cuBLAS-based)
-      r.note = "vendor column = composed (elementwise kernels + cuBLAS)";
+      if (r.is_vendor) r.note = "the bars' baseline (elementwise kernels + cuBLAS)";
       const double total = static_cast<double>(g.n * g.c * g.h * g.w);
       r.bytes = (g.backward ? 3.0 : 2.0) * total * 4.0;  // x (dy) read, y (dx) written once
       r.flops = (g.backward ? 3.0 : 1.0) * 2.0 * total * static_cast<double>(g.c);

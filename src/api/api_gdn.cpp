@@ -52,6 +52,19 @@ gpuopt_status_t check_workspace(const char* fn, gpuopt::Context& ctx, gpuopt_gdn
   return gpuopt::check_device_range(fn, "workspace", ctx, workspace, need);
 }
 
+// What both passes check first: handles, the descriptor, beta and gamma.
+gpuopt_status_t begin(const char* fn, gpuopt_context_t ctx, gpuopt_stream_t stream,
+                      const gpuopt_gdn_desc_t* desc, const float* beta, const float* gamma,
+                      GdnShape* s) {
+  GPUOPT_TRY(gpuopt::check_context(fn, ctx));
+  GPUOPT_TRY(gpuopt::check_stream(fn, stream, ctx));
+  GPUOPT_TRY(gpuopt::gdn_read_desc(fn, desc, s));
+  const std::int64_t c = s->d.channels;
+  GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
+  GPUOPT_TRY(check_floats(fn, *ctx, "beta", beta, c));
+  return check_floats(fn, *ctx, "gamma", gamma, c * c);
+}
+
 gpuopt::GdnProblem problem_of(gpuopt_gdn_pass_t pass, const GdnShape& s, const float* x,
                               const float* beta, const float* gamma, void* workspace,
                               std::size_t bytes) {
@@ -110,14 +123,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(
     const float* beta, const float* gamma, float* y, void* workspace, size_t workspace_bytes) {
   constexpr const char* kFn = "gpuopt_gdn_forward";
   return guarded(kFn, [&] {
-    GPUOPT_TRY(gpuopt::check_context(kFn, ctx));
-    GPUOPT_TRY(gpuopt::check_stream(kFn, stream, ctx));
     GdnShape s;
-    GPUOPT_TRY(gpuopt::gdn_read_desc(kFn, desc, &s));
-    const std::int64_t c = s.d.channels;
-    GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "beta", beta, c));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "gamma", gamma, c * c));
+    GPUOPT_TRY(begin(kFn, ctx, stream, desc, beta, gamma, &s));
     if (s.total == 0) return GPUOPT_SUCCESS;
     GPUOPT_TRY(check_floats(kFn, *ctx, "x", x, s.total));
     GPUOPT_TRY(check_floats(kFn, *ctx, "y", y, s.total));
@@ -136,14 +143,9 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gdn_backward(
     void* workspace, size_t workspace_bytes) {
   constexpr const char* kFn = "gpuopt_gdn_backward";
   return guarded(kFn, [&] {
-    GPUOPT_TRY(gpuopt::check_context(kFn, ctx));
-    GPUOPT_TRY(gpuopt::check_stream(kFn, stream, ctx));
     GdnShape s;
-    GPUOPT_TRY(gpuopt::gdn_read_desc(kFn, desc, &s));
+    GPUOPT_TRY(begin(kFn, ctx, stream, desc, beta, gamma, &s));
     const std::int64_t c = s.d.channels;
-    GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "beta", beta, c));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "gamma", gamma, c * c));
     GPUOPT_TRY(check_floats(kFn, *ctx, "dbeta", dbeta, c));
     GPUOPT_TRY(check_floats(kFn, *ctx, "dgamma", dgamma, c * c));
     GPUOPT_TRY(check_disjoint(kFn, "dbeta", dbeta, "dgamma", dgamma, c));

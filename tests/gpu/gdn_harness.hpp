@@ -51,6 +51,18 @@ struct GdnCase {
   }
 };
 
+inline GdnCase gdn_case(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w,
+                        int inverse = 0, gpuopt_compute_t compute = GPUOPT_COMPUTE_DEFAULT) {
+  GdnCase k;
+  k.n = n;
+  k.c = c;
+  k.h = h;
+  k.w = w;
+  k.inverse = inverse;
+  k.compute = compute;
+  return k;
+}
+
 inline float gdn_poison() {
   float v;
   const std::uint32_t bits = 0x7fc5a5a5u;

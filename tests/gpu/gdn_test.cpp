@@ -57,14 +57,7 @@ class Gdn : public gput::GpuTest {
     const std::int64_t shapes[][4] = {{1, 1, 1, 1},  {2, 3, 5, 7},  {3, 17, 1, 1},
                                       {1, 64, 5, 7}, {2, 17, 5, 7}, {1, 3, 1, 1}};
     for (const auto& s : shapes) {
-      GdnCase k;
-      k.n = s[0];
-      k.c = s[1];
-      k.h = s[2];
-      k.w = s[3];
-      k.inverse = inverse;
-      k.compute = compute;
-      out.push_back(k);
+      out.push_back(gput::gdn_case(s[0], s[1], s[2], s[3], inverse, compute));
     }
     return out;
   }
@@ -84,40 +77,32 @@ TEST_F(Gdn, SmallEveryVariantOddShapes) {
 TEST_F(Gdn, EveryVariantMultiTile) {
   for_each_variant([&](const std::string& name) {
     for (gpuopt_compute_t mode : kModes) {
-      GdnCase k;
-      k.n = 2;
-      k.c = 200;
-      k.h = 50;
-      k.w = 45;
-      k.compute = mode;
-      k.inverse = mode == GPUOPT_COMPUTE_TF32;
+      const GdnCase k = gput::gdn_case(2, 200, 50, 45, mode == GPUOPT_COMPUTE_TF32, mode);
       expect_correct(k, name);
     }
   });
 }
 
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
-  GdnCase k;
-  k.n = 2;
-  k.c = 64;
-  k.h = 9;
-  k.w = 15;
-  k.compute = GPUOPT_COMPUTE_DEFAULT;
-  expect_correct(k, "");
-  EXPECT_EQ(last_variant(), "fused");
+  const GdnCase k = gput::gdn_case(2, 64, 9, 15);
+  GdnData d(k, rng_);
+  ASSERT_TRUE(d.prepare(ctx_));
+  d.poison();
+  ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+  sync();
+  EXPECT_TRUE(d.check_forward());
+  EXPECT_EQ(last_variant(), "fused");  // the dispatch rule on sm_80 / sm_90 (gdn.hpp)
+  ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+  sync();
+  EXPECT_TRUE(d.check_backward());
+  EXPECT_EQ(last_variant(), "composed");
 }
 
 // The analytic gradient against central differences of L = sum dy * y (f64 forward), tiny case.
 TEST_F(Gdn, SmallBackwardMatchesFiniteDifferences) {
   for_each_variant([&](const std::string&) {
     for (int inverse : {0, 1}) {
-      GdnCase k;
-      k.n = 2;
-      k.c = 3;
-      k.h = 1;
-      k.w = 2;
-      k.inverse = inverse;
-      k.compute = GPUOPT_COMPUTE_F32;
+      const GdnCase k = gput::gdn_case(2, 3, 1, 2, inverse, GPUOPT_COMPUTE_F32);
       SCOPED_TRACE(k.str());
       GdnData d(k, rng_);
       ASSERT_TRUE(d.prepare(ctx_));
@@ -157,11 +142,7 @@ TEST_F(Gdn, SmallBackwardMatchesFiniteDifferences) {
 
 TEST_F(Gdn, EveryVariantCapturesAndReplays) {
   for_each_variant([&](const std::string&) {
-    GdnCase k;
-    k.n = 2;
-    k.c = 17;
-    k.h = 5;
-    k.w = 7;
+    const GdnCase k = gput::gdn_case(2, 17, 5, 7);
     GdnData d(k, rng_);
     ASSERT_TRUE(d.prepare(ctx_));
     d.poison();
@@ -185,11 +166,7 @@ TEST_F(Gdn, EveryVariantCapturesAndReplays) {
 
 TEST_F(Gdn, SmallZeroSizes) {
   for (std::int64_t which = 0; which < 3; ++which) {
-    GdnCase k;
-    k.n = which == 0 ? 0 : 2;
-    k.c = 5;
-    k.h = which == 1 ? 0 : 3;
-    k.w = which == 2 ? 0 : 3;
+    const GdnCase k = gput::gdn_case(which == 0 ? 0 : 2, 5, which == 1 ? 0 : 3, which == 2 ? 0 : 3);
     SCOPED_TRACE(k.str());
     GdnData d(k, rng_);
     size_t bytes = 1;
@@ -208,11 +185,7 @@ TEST_F(Gdn, SmallZeroSizes) {
 }
 
 TEST_F(Gdn, SmallBadArguments) {
-  GdnCase k;
-  k.n = 2;
-  k.c = 8;
-  k.h = 4;
-  k.w = 4;
+  const GdnCase k = gput::gdn_case(2, 8, 4, 4);
   GdnData d(k, rng_);
   ASSERT_TRUE(d.prepare(ctx_));
   d.poison();

@@ -111,7 +111,7 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
-TEST(GdnDispatch, FusedOnSm80AndSm90ComposedElsewhere) {
+TEST(GdnDispatch, ForwardFusedOnSm80AndSm90BackwardComposed) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
   ASSERT_EQ(count, 2);
@@ -129,6 +129,12 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ComposedElsewhere) {
         gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(c.index, 0) << c.reason;
     EXPECT_EQ(std::string(table[c.index].meta.name), r.want) << "cc " << r.cc;
+    gpuopt::GdnProblem b = p;
+    b.pass = GPUOPT_GDN_BACKWARD;
+    const gpuopt::Choice cb =
+        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cb.index, 0) << cb.reason;
+    EXPECT_EQ(std::string(table[cb.index].meta.name), "composed") << "backward, cc " << r.cc;
   }
   const gpuopt::Choice f64 = gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F64,
                                                     gpuopt::synthetic_device(90, 132), -1, false);

@@ -86,7 +86,7 @@ gpuopt_status_t channel_mix(const GdnProblem& p, const float* in, float* out, bo
 
 gpuopt_status_t forward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_composed_layout(GPUOPT_GDN_FORWARD, p.n, p.c, p.p);
-  float* x2 = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + l.x2);
+  float* x2 = gdn_ws_floats(p, l.x2);
   const long long total = p.n * p.c * p.p;
   square_kernel<<<flat_blocks(total), kThreads, 0, env.stream>>>(p.x, x2, total);
   GPUOPT_TRY(check_launch(env.fn, "gdn composed square kernel"));
@@ -98,12 +98,11 @@ gpuopt_status_t forward(const GdnProblem& p, const ExecEnv& env) {
 
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_composed_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  char* ws = static_cast<char*>(p.workspace);
-  float* x2 = reinterpret_cast<float*>(ws + l.x2);
-  float* t = reinterpret_cast<float*>(ws + l.t);
-  float* ones = reinterpret_cast<float*>(ws + l.ones);
-  float* rowsums = reinterpret_cast<float*>(ws + l.rowsums);
-  float* dgparts = reinterpret_cast<float*>(ws + l.dgpart);
+  float* x2 = gdn_ws_floats(p, l.x2);
+  float* t = gdn_ws_floats(p, l.t);
+  float* ones = gdn_ws_floats(p, l.ones);
+  float* rowsums = gdn_ws_floats(p, l.rowsums);
+  float* dgparts = gdn_ws_floats(p, l.dgpart);
   const long long total = p.n * p.c * p.p, img = p.c * p.p;
   const float one = 1.f, zero = 0.f;
 
@@ -116,10 +115,10 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
   // per image: dgamma_n^T (column-major C x C) = X2_n^T(col-major P x C)^T * T_n(P x C), one
   // strided-batched GEMM; then dgamma = sum_n dgamma_n by a GEMV with ones (below)
-  GPUOPT_TRY(blas(cublasGemmStridedBatchedEx_64(
-                      env.blas, CUBLAS_OP_T, CUBLAS_OP_N, p.c, p.c, p.p, &one, x2, CUDA_R_32F, p.p,
-                      img, t, CUDA_R_32F, p.p, img, &zero, dgparts, CUDA_R_32F, p.c, p.c * p.c,
-                      p.n, compute_of(p), CUBLAS_GEMM_DEFAULT),
+  GPUOPT_TRY(blas(cublasGemmStridedBatchedEx_64(env.blas, CUBLAS_OP_T, CUBLAS_OP_N, p.c, p.c, p.p,
+                                                &one, x2, CUDA_R_32F, p.p, img, t, CUDA_R_32F, p.p,
+                                                img, &zero, dgparts, CUDA_R_32F, p.c, p.c * p.c,
+                                                p.n, compute_of(p), CUBLAS_GEMM_DEFAULT),
                   env, "cublas dgamma gemm"));
   const long long nones = p.p > p.n ? p.p : p.n;
   fill_kernel<<<flat_blocks(nones), kThreads, 0, env.stream>>>(ones, nones, 1.f);

@@ -171,10 +171,9 @@ MmaArgs mix_args(const GdnProblem& p) {
 
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  char* ws = static_cast<char*>(p.workspace);
-  float* t = reinterpret_cast<float*>(ws + l.t);
-  float* bpart = reinterpret_cast<float*>(ws + l.bpart);
-  float* dgpart = reinterpret_cast<float*>(ws + l.dgpart);
+  float* t = gdn_ws_floats(p, l.t);
+  float* bpart = gdn_ws_floats(p, l.bpart);
+  float* dgpart = gdn_ws_floats(p, l.dgpart);
   const long long img = p.c * p.p;
   const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
 

@@ -7,8 +7,9 @@
 // U_n = gamma^T * T_n (for dx) and dgamma = sum_n T_n * (X_n^2)^T (K = all N * P pixels, split
 // into chunks whose partials are reduced in a fixed order: deterministic).
 //
-// Dispatch rule (measured, see docs/notes/gdn.md): `fused` whenever it can run (cc >= 8.0,
-// tensor-core mma.sync), else `composed` (any device cuBLAS runs on).
+// Dispatch rule (measured, see docs/notes/gdn.md): forward pass `fused` when it can run (cc >= 8.0
+// with 108 KiB of shared memory per block), else `composed`; backward pass `composed` (faster on
+// the H200 in both precision modes), `fused` only when forced.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +52,11 @@ GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, s
                                        std::int64_t p);
 GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,
                                     std::int64_t p);
+// The piece of p's workspace at byte offset `offset` (from a layout above).
+inline float* gdn_ws_floats(const GdnProblem& p, std::size_t offset) {
+  return reinterpret_cast<float*>(static_cast<char*>(p.workspace) + offset);
+}
+
 inline std::size_t gdn_workspace_bytes(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,
                                        std::int64_t p) {
   const std::size_t a = gdn_composed_layout(pass, n, c, p).total;
