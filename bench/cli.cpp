@@ -82,6 +82,8 @@ const char* usage() {
          "                       n = the largest --sizes, 2^28 by default)\n"
          "                       | stencil (2D r=8 16384^2 and 3D r=4 512^3 f32 ladders,\n"
          "                       compressible 3D on a smooth field; --quick: 4096^2, 256^3)\n"
+         "                       | gdn (forward/backward, composed vs fused, f32 and tf32,\n"
+         "                       N=32 C=256 64x64; N=4 with --quick)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 and bf16 are gemm only\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -138,9 +140,9 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--op") {
       o.op = need();
       if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
-          o.op != "reduce" && o.op != "stencil") {
+          o.op != "reduce" && o.op != "stencil" && o.op != "gdn") {
         throw UsageError("--op: '" + o.op +
-                         "' is not one of all, axpy, axpy_x1000, gemm, reduce, stencil");
+                         "' is not one of all, axpy, axpy_x1000, gemm, reduce, stencil, gdn");
       }
     } else if (a == "--dtype") {
       std::string v = need();

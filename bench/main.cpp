@@ -18,6 +18,7 @@
 #include "suite_reduce.hpp"
 #include "suite_stencil.hpp"
 #include "suite_graph.hpp"
+#include "suite_gdn.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
 #define GPUOPT_BENCH_GIT ""
@@ -135,11 +136,13 @@ int run(Options opt) {
     const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
     const std::vector<VariantSpec> reduce_table = list_variants(ctx, GPUOPT_OP_REDUCE);
     const std::vector<VariantSpec> stencil_table = list_variants(ctx, GPUOPT_OP_STENCIL);
+    const std::vector<VariantSpec> gdn_table = list_variants(ctx, GPUOPT_OP_GDN);
     std::vector<const std::vector<VariantSpec>*> tables;
     if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
     if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
     if (opt.wants_op("reduce")) tables.push_back(&reduce_table);
     if (opt.wants_op("stencil")) tables.push_back(&stencil_table);
+    if (opt.wants_op("gdn")) tables.push_back(&gdn_table);
     check_variant_names(opt, tables);
     const Options axpy_opt = narrowed(opt, table);
     const Options gemm_opt = narrowed(opt, gemm_table);
@@ -149,8 +152,11 @@ int run(Options opt) {
     const std::vector<ReduceGroup> reduce_groups = plan_reduce(reduce_opt, reduce_table);
     const Options stencil_opt = narrowed(opt, stencil_table);
     const std::vector<StencilGroup> stencil_groups = plan_stencil(stencil_opt, stencil_table);
+    const Options gdn_opt = narrowed(opt, gdn_table);
+    const std::vector<GdnGroup> gdn_groups = plan_gdn(gdn_opt, gdn_table);
     int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
-                reduce_row_count(reduce_groups) + stencil_row_count(stencil_groups);
+                reduce_row_count(reduce_groups) + stencil_row_count(stencil_groups) +
+                gdn_row_count(gdn_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -174,6 +180,8 @@ int run(Options opt) {
     for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
     env.opt = stencil_opt;
     for (const StencilGroup& g : stencil_groups) run_stencil_group(env, g, &res.rows);
+    env.opt = gdn_opt;
+    run_gdn_groups(env, gdn_groups, &res.rows);
     env.opt = opt;
 
     finish_rows(res);
@@ -181,6 +189,7 @@ int run(Options opt) {
     compute_gemm_bars(res, gemm_opt, gemm_groups);
     compute_reduce_bars(res, reduce_groups);
     compute_stencil_bars(res, stencil_groups);
+    compute_gdn_bars(res, gdn_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();

@@ -1,0 +1,232 @@
+// GDN forward and backward: every variant forced by name x {f32, tf32} x {divisive, inverse} on
+// odd shapes against the CPU f64 reference; backward also against central finite differences of
+// a scalar loss; auto dispatch; poisoned outputs; graph capture; bad arguments and 0-size calls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gdn_harness.hpp"
+#include "gpu_fixture.hpp"
+
+namespace {
+
+using gput::GdnCase;
+using gput::GdnData;
+
+class Gdn : public gput::GpuTest {
+ protected:
+  // Runs body(name) with each gdn variant forced, then restores auto dispatch.
+  template <class Body>
+  void for_each_variant(Body body) {
+    for (const std::string& name : gput::gdn_variant_names(ctx_)) {
+      SCOPED_TRACE("variant " + name);
+      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, name.c_str()));
+      body(name);
+      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, nullptr));
+      if (HasFatalFailure()) return;
+    }
+  }
+
+  std::string last_variant() const {
+    const char* name = nullptr;
+    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_GDN, &name));
+    return name ? name : "<none>";
+  }
+
+  // Forward and backward of k with the current variant, checked against the reference.
+  void expect_correct(const GdnCase& k, const std::string& variant) {
+    SCOPED_TRACE(k.str());
+    GdnData d(k, rng_);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+    sync();
+    if (!variant.empty()) {
+      EXPECT_EQ(last_variant(), variant);
+    }
+    EXPECT_TRUE(d.check_forward());
+    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d.check_backward());
+  }
+
+  static std::vector<GdnCase> odd_cases(gpuopt_compute_t compute, int inverse) {
+    std::vector<GdnCase> out;
+    const std::int64_t shapes[][4] = {{1, 1, 1, 1},  {2, 3, 5, 7},  {3, 17, 1, 1},
+                                      {1, 64, 5, 7}, {2, 17, 5, 7}, {1, 3, 1, 1}};
+    for (const auto& s : shapes) {
+      out.push_back(gput::gdn_case(s[0], s[1], s[2], s[3], inverse, compute));
+    }
+    return out;
+  }
+};
+
+const gpuopt_compute_t kModes[] = {GPUOPT_COMPUTE_F32, GPUOPT_COMPUTE_TF32};
+
+TEST_F(Gdn, SmallEveryVariantOddShapes) {
+  for_each_variant([&](const std::string& name) {
+    for (gpuopt_compute_t mode : kModes)
+      for (int inverse : {0, 1})
+        for (const GdnCase& k : odd_cases(mode, inverse)) expect_correct(k, name);
+  });
+}
+
+// Several m tiles (C = 200), pixel tiles and split-K chunks (H x W = 50 x 45 > 2048).
+TEST_F(Gdn, EveryVariantMultiTile) {
+  for_each_variant([&](const std::string& name) {
+    for (gpuopt_compute_t mode : kModes) {
+      const GdnCase k = gput::gdn_case(2, 200, 50, 45, mode == GPUOPT_COMPUTE_TF32, mode);
+      expect_correct(k, name);
+    }
+  });
+}
+
+TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
+  const GdnCase k = gput::gdn_case(2, 64, 9, 15);
+  GdnData d(k, rng_);
+  ASSERT_TRUE(d.prepare(ctx_));
+  d.poison();
+  ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+  sync();
+  EXPECT_TRUE(d.check_forward());
+  EXPECT_EQ(last_variant(), "fused");  // the dispatch rule on sm_80 / sm_90 (gdn.hpp)
+  ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+  sync();
+  EXPECT_TRUE(d.check_backward());
+  EXPECT_EQ(last_variant(), "composed");
+}
+
+// The analytic gradient against central differences of L = sum dy * y (f64 forward), tiny case.
+TEST_F(Gdn, SmallBackwardMatchesFiniteDifferences) {
+  for_each_variant([&](const std::string&) {
+    for (int inverse : {0, 1}) {
+      const GdnCase k = gput::gdn_case(2, 3, 1, 2, inverse, GPUOPT_COMPUTE_F32);
+      SCOPED_TRACE(k.str());
+      GdnData d(k, rng_);
+      ASSERT_TRUE(d.prepare(ctx_));
+      d.poison();
+      ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+      sync();
+      std::vector<double> x(d.hx().begin(), d.hx().end()), b(d.hbeta().begin(), d.hbeta().end()),
+          g(d.hgamma().begin(), d.hgamma().end());
+      auto loss = [&]() {
+        const std::vector<double> y = gput::GdnReference::forward(k, x, b, g);
+        double l = 0;
+        for (std::size_t i = 0; i < y.size(); ++i) l += d.hdy()[i] * y[i];
+        return l;
+      };
+      auto fd = [&](std::vector<double>& v, std::size_t i) {
+        const double h = 1e-5, keep = v[i];
+        v[i] = keep + h;
+        const double up = loss();
+        v[i] = keep - h;
+        const double down = loss();
+        v[i] = keep;
+        return (up - down) / (2 * h);
+      };
+      auto expect_near = [&](const char* what, const std::vector<float>& got,
+                             std::vector<double>& v) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          const double want = fd(v, i);
+          EXPECT_NEAR(got[i], want, 1e-5 + 1e-4 * std::fabs(want)) << what << "[" << i << "]";
+        }
+      };
+      expect_near("dx", d.dx(), x);
+      expect_near("dbeta", d.dbeta(), b);
+      expect_near("dgamma", d.dgamma(), g);
+    }
+  });
+}
+
+TEST_F(Gdn, EveryVariantCapturesAndReplays) {
+  for_each_variant([&](const std::string&) {
+    const GdnCase k = gput::gdn_case(2, 17, 5, 7);
+    GdnData d(k, rng_);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(gpuopt_graph_begin(ctx_, stream_));
+    const gpuopt_status_t f = d.forward(ctx_, stream_);
+    const gpuopt_status_t b = d.backward(ctx_, stream_);
+    gpuopt_graph_t g = nullptr;
+    const gpuopt_status_t end = gpuopt_graph_end(stream_, &g);
+    gput::Graph graph(g);
+    ASSERT_GPUOPT_OK(f);
+    ASSERT_GPUOPT_OK(b);
+    ASSERT_GPUOPT_OK(end);
+    sync();
+    EXPECT_TRUE(d.untouched()) << "capturing ran the kernels";
+    ASSERT_GPUOPT_OK(gpuopt_graph_launch(graph.get(), stream_));
+    sync();
+    EXPECT_TRUE(d.check_forward());
+    EXPECT_TRUE(d.check_backward());
+  });
+}
+
+TEST_F(Gdn, SmallZeroSizes) {
+  for (std::int64_t which = 0; which < 3; ++which) {
+    const GdnCase k = gput::gdn_case(which == 0 ? 0 : 2, 5, which == 1 ? 0 : 3, which == 2 ? 0 : 3);
+    SCOPED_TRACE(k.str());
+    GdnData d(k, rng_);
+    size_t bytes = 1;
+    const gpuopt_gdn_desc_t desc = k.desc();
+    ASSERT_GPUOPT_OK(gpuopt_gdn_workspace_size(ctx_, &desc, GPUOPT_GDN_BACKWARD, &bytes));
+    EXPECT_EQ(bytes, 0u);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+    sync();
+    const std::vector<float> db = d.dbeta(), dg = d.dgamma();
+    for (std::int64_t i = 0; i < k.c; ++i) EXPECT_EQ(db[i], 0.f) << "dbeta[" << i << "]";
+    for (std::int64_t i = 0; i < k.c * k.c; ++i) EXPECT_EQ(dg[i], 0.f) << "dgamma[" << i << "]";
+  }
+}
+
+TEST_F(Gdn, SmallBadArguments) {
+  const GdnCase k = gput::gdn_case(2, 8, 4, 4);
+  GdnData d(k, rng_);
+  ASSERT_TRUE(d.prepare(ctx_));
+  d.poison();
+  gpuopt_gdn_desc_t desc = k.desc();
+  auto fwd = [&](const gpuopt_gdn_desc_t& dd, void* ws, size_t bytes) {
+    return gpuopt_gdn_forward(ctx_, stream_, &dd, d.x_dev(), d.beta_dev(), d.gamma_dev(), d.y_dev(),
+                              ws, bytes);
+  };
+  auto bwd = [&](void* ws, size_t bytes) {
+    return gpuopt_gdn_backward(ctx_, stream_, &desc, d.x_dev(), d.beta_dev(), d.gamma_dev(),
+                               d.dy_dev(), d.dx_dev(), d.dbeta_dev(), d.dgamma_dev(), ws, bytes);
+  };
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, bwd(d.ws(), d.ws_bytes() - 4));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_backward", "workspace_bytes"));
+  EXPECT_STATUS(GPUOPT_ERROR_MISALIGNED, bwd(d.ws() + 4, d.ws_bytes()));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, bwd(nullptr, d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_backward", "workspace"));
+  gpuopt_gdn_desc_t bad = desc;
+  bad.compute = GPUOPT_COMPUTE_F64;
+  EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, fwd(bad, d.ws(), d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_forward", "compute"));
+  bad = desc;
+  bad.channels = 0;
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, fwd(bad, d.ws(), d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_forward", "channels"));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_gdn_forward(ctx_, stream_, &desc, nullptr, d.beta_dev(), d.gamma_dev(),
+                                   d.y_dev(), d.ws(), d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_forward", "x"));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_gdn_forward(ctx_, stream_, &desc, d.x_dev(), d.beta_dev(), d.gamma_dev(),
+                                   const_cast<float*>(d.x_dev()), d.ws(), d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_forward", "y"));
+  // pageable host memory is not device memory
+  std::vector<float> host(static_cast<std::size_t>(k.total()), 1.f);
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_gdn_forward(ctx_, stream_, &desc, host.data(), d.beta_dev(), d.gamma_dev(),
+                                   d.y_dev(), d.ws(), d.ws_bytes()));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_gdn_forward", "x"));
+  sync();
+  EXPECT_TRUE(d.untouched()) << "a refused call wrote an output";
+}
+
+}  // namespace

@@ -1,0 +1,160 @@
+// GDN without a device: the descriptor check (every bad field answers its status and names the
+// field), the workspace layouts (aligned, disjoint, saturating), the dispatch decision for
+// synthetic devices, and NULL handles on the three entry points.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "api/gdn_desc.hpp"
+#include "kernels/gdn/gdn.hpp"
+#include "runtime/device.hpp"
+#include "runtime/registry.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+constexpr const char* kFn = "gpuopt_gdn_forward";
+
+gpuopt_gdn_desc_t good() {
+  gpuopt_gdn_desc_t d{};
+  d.struct_size = sizeof d;
+  d.batch = 2;
+  d.channels = 16;
+  d.height = 5;
+  d.width = 7;
+  return d;
+}
+
+void expect_refused(const gpuopt_gdn_desc_t& d, gpuopt_status_t status, const char* field) {
+  gpuopt::GdnShape s;
+  EXPECT_EQ(gpuopt::gdn_read_desc(kFn, &d, &s), status) << field;
+  const std::string msg = unit::last_message();
+  EXPECT_NE(msg.find(kFn), std::string::npos) << msg;
+  EXPECT_TRUE(unit::has_word(msg, field)) << "does not name " << field << ": " << msg;
+}
+
+TEST(GdnDesc, AcceptsGoodAndComputesShape) {
+  gpuopt::GdnShape s;
+  gpuopt_gdn_desc_t d = good();
+  ASSERT_EQ(gpuopt::gdn_read_desc(kFn, &d, &s), GPUOPT_SUCCESS);
+  EXPECT_EQ(s.pixels, 35);
+  EXPECT_EQ(s.total, 2 * 16 * 35);
+  for (gpuopt_compute_t c : {GPUOPT_COMPUTE_DEFAULT, GPUOPT_COMPUTE_F32, GPUOPT_COMPUTE_TF32}) {
+    d.compute = c;
+    EXPECT_EQ(gpuopt::gdn_read_desc(kFn, &d, &s), GPUOPT_SUCCESS);
+  }
+  d = good();
+  d.batch = 0;
+  d.height = 0;
+  ASSERT_EQ(gpuopt::gdn_read_desc(kFn, &d, &s), GPUOPT_SUCCESS);
+  EXPECT_EQ(s.total, 0);
+}
+
+TEST(GdnDesc, RefusesEachBadField) {
+  gpuopt::GdnShape s;
+  EXPECT_EQ(gpuopt::gdn_read_desc(kFn, nullptr, &s), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "desc"));
+  gpuopt_gdn_desc_t d = good();
+  d.struct_size = 8;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "struct_size");
+  d = good();
+  d.batch = -1;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "batch");
+  d = good();
+  d.channels = 0;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "channels");
+  d = good();
+  d.height = -3;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "height");
+  d = good();
+  d.width = -1;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "width");
+  d = good();
+  d.inverse = 2;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "inverse");
+  for (int c : {3, 7, -1}) {
+    d = good();
+    d.compute = static_cast<gpuopt_compute_t>(c);
+    expect_refused(d, GPUOPT_ERROR_UNSUPPORTED, "compute");
+  }
+  d = good();
+  d.batch = INT64_C(1) << 40;
+  d.height = INT64_C(1) << 20;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "batch");
+  d = good();
+  d.channels = INT64_C(1) << 31;
+  d.batch = 0;
+  expect_refused(d, GPUOPT_ERROR_INVALID_ARGUMENT, "channels");
+}
+
+TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
+  const std::int64_t n = 3, c = 17, p = 5000;
+  const auto fwd = gpuopt::gdn_workspace_bytes(GPUOPT_GDN_FORWARD, n, c, p);
+  const auto bwd = gpuopt::gdn_workspace_bytes(GPUOPT_GDN_BACKWARD, n, c, p);
+  EXPECT_GE(fwd, static_cast<std::size_t>(n * c * p * 4));
+  EXPECT_GE(bwd, static_cast<std::size_t>(2 * n * c * p * 4));
+  EXPECT_EQ(fwd % 256, 0u);
+  EXPECT_EQ(bwd % 256, 0u);
+  const auto f = gpuopt::gdn_fused_layout(GPUOPT_GDN_BACKWARD, n, c, p);
+  EXPECT_EQ(f.bpart % 256, 0u);
+  EXPECT_EQ(f.dgpart % 256, 0u);
+  EXPECT_GE(f.bpart, static_cast<std::size_t>(n * c * p * 4));
+  const std::size_t chunks = (p + gpuopt::kGdnDgammaChunk - 1) / gpuopt::kGdnDgammaChunk;
+  EXPECT_GE(f.total - f.dgpart, n * chunks * c * c * 4);
+  EXPECT_LE(f.total, bwd);
+  EXPECT_EQ(gpuopt::gdn_fused_layout(GPUOPT_GDN_FORWARD, n, c, p).total, 0u);
+  EXPECT_EQ(gpuopt::gdn_workspace_bytes(GPUOPT_GDN_BACKWARD, 0, c, p), 0u);
+  // absurd shapes saturate rather than wrap
+  EXPECT_EQ(gpuopt::gdn_workspace_bytes(GPUOPT_GDN_BACKWARD, INT64_C(1) << 40, INT64_C(1) << 20,
+                                        INT64_C(1) << 20),
+            SIZE_MAX);
+}
+
+TEST(GdnDispatch, ForwardFusedOnSm80AndSm90BackwardComposed) {
+  int count = 0;
+  const auto* table = gpuopt::gdn_variants(&count);
+  ASSERT_EQ(count, 2);
+  gpuopt::GdnProblem p;
+  p.n = 32;
+  p.c = 256;
+  p.p = 4096;
+  const struct {
+    int cc;
+    const char* want;
+  } rows[] = {{75, "composed"}, {80, "fused"}, {86, "composed"}, {89, "composed"}, {90, "fused"}};
+  for (const auto& r : rows) {
+    const gpuopt::DeviceDesc dev = gpuopt::synthetic_device(r.cc, 100);
+    const gpuopt::Choice c =
+        gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(c.index, 0) << c.reason;
+    EXPECT_EQ(std::string(table[c.index].meta.name), r.want) << "cc " << r.cc;
+    gpuopt::GdnProblem b = p;
+    b.pass = GPUOPT_GDN_BACKWARD;
+    const gpuopt::Choice cb =
+        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cb.index, 0) << cb.reason;
+    EXPECT_EQ(std::string(table[cb.index].meta.name), "composed") << "backward, cc " << r.cc;
+  }
+  const gpuopt::Choice f64 = gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F64,
+                                                    gpuopt::synthetic_device(90, 132), -1, false);
+  EXPECT_LT(f64.index, 0);
+}
+
+TEST(GdnEntryPoints, NullContextIsInvalidHandle) {
+  gpuopt_gdn_desc_t d = good();
+  size_t bytes = 0;
+  EXPECT_EQ(gpuopt_gdn_workspace_size(nullptr, &d, GPUOPT_GDN_FORWARD, &bytes),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "ctx"));
+  EXPECT_EQ(
+      gpuopt_gdn_forward(nullptr, nullptr, &d, nullptr, nullptr, nullptr, nullptr, nullptr, 0),
+      GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_NE(unit::last_message().find("gpuopt_gdn_forward"), std::string::npos);
+  EXPECT_EQ(gpuopt_gdn_backward(nullptr, nullptr, &d, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                nullptr, nullptr, nullptr, 0),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_NE(unit::last_message().find("gpuopt_gdn_backward"), std::string::npos);
+}
+
+}  // namespace
