@@ -80,6 +80,7 @@ const char* usage() {
          "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
          "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
          "                       n = the largest --sizes, 2^28 by default)\n"
+         "                       | transpose (f32 16384^2, f64 and bf16 of the same bytes)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 and bf16 are gemm only\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -136,8 +137,9 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--op") {
       o.op = need();
       if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
-          o.op != "reduce") {
-        throw UsageError("--op: '" + o.op + "' is not one of all, axpy, axpy_x1000, gemm, reduce");
+          o.op != "reduce" && o.op != "transpose") {
+        throw UsageError("--op: '" + o.op +
+                         "' is not one of all, axpy, axpy_x1000, gemm, reduce, transpose");
       }
     } else if (a == "--dtype") {
       std::string v = need();

@@ -16,6 +16,7 @@
 #include "suite_axpy.hpp"
 #include "suite_gemm.hpp"
 #include "suite_reduce.hpp"
+#include "suite_transpose.hpp"
 #include "suite_graph.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
@@ -133,10 +134,12 @@ int run(Options opt) {
     const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
     const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
     const std::vector<VariantSpec> reduce_table = list_variants(ctx, GPUOPT_OP_REDUCE);
+    const std::vector<VariantSpec> transpose_table = list_variants(ctx, GPUOPT_OP_TRANSPOSE);
     std::vector<const std::vector<VariantSpec>*> tables;
     if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
     if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
     if (opt.wants_op("reduce")) tables.push_back(&reduce_table);
+    if (opt.wants_op("transpose")) tables.push_back(&transpose_table);
     check_variant_names(opt, tables);
     const Options axpy_opt = narrowed(opt, table);
     const Options gemm_opt = narrowed(opt, gemm_table);
@@ -144,8 +147,12 @@ int run(Options opt) {
     const std::vector<GemmGroup> gemm_groups = plan_gemm(gemm_opt, gemm_table);
     const Options reduce_opt = narrowed(opt, reduce_table);
     const std::vector<ReduceGroup> reduce_groups = plan_reduce(reduce_opt, reduce_table);
+    const Options transpose_opt = narrowed(opt, transpose_table);
+    const std::vector<TransposeGroup> transpose_groups =
+        plan_transpose(transpose_opt, transpose_table);
     int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
                 reduce_row_count(reduce_groups);
+    total += transpose_row_count(transpose_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -167,12 +174,15 @@ int run(Options opt) {
     for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
     env.opt = reduce_opt;
     for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
+    env.opt = transpose_opt;
+    for (const TransposeGroup& g : transpose_groups) run_transpose_group(env, g, &res.rows);
     env.opt = opt;
 
     finish_rows(res);
     compute_bars(res, axpy_opt);
     compute_gemm_bars(res, gemm_opt, gemm_groups);
     compute_reduce_bars(res, reduce_groups);
+    compute_transpose_bars(res, transpose_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();

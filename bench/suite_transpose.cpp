@@ -1,0 +1,216 @@
+// The transpose rows (see suite_transpose.hpp).
+#include "suite_transpose.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "check.hpp"
+#include "transpose_data.hpp"
+
+namespace bench {
+namespace {
+
+std::size_t elem_of(gpuopt_dtype_t t) {
+  return t == GPUOPT_DTYPE_F64 ? 8 : (t == GPUOPT_DTYPE_BF16 ? 2 : 4);
+}
+
+std::string shape_of(const TransposeGroup& g) {
+  return std::to_string(g.rows) + "x" + std::to_string(g.cols);
+}
+
+std::string last_variant(gpuopt_context_t ctx) {
+  const char* name = nullptr;
+  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_TRANSPOSE, &name));
+  return name ? name : "";
+}
+
+gpuopt_transpose_desc_t desc_of(const TransposeGroup& g) {
+  gpuopt_transpose_desc_t d{};
+  d.struct_size = sizeof d;
+  d.dtype = g.dtype;
+  d.rows = g.rows;
+  d.cols = g.cols;
+  d.lda = g.rows;
+  d.ldb = g.cols;
+  return d;
+}
+
+void measure(BenchEnv& env, const TransposeGroup& g, const VariantSpec& v, const void* a, void* b,
+             void* scratch, Row* r) {
+  const gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_TRANSPOSE,
+                                                        v.is_auto ? nullptr : v.name.c_str());
+  if (st != GPUOPT_SUCCESS) {
+    const std::string why = gpuopt_describe(st);
+    if (!v.available && st == GPUOPT_ERROR_UNSUPPORTED) {
+      r->skipped = true;
+      r->error = "skipped: " + why;
+      return;
+    }
+    throw BenchError(st, why + " [gpuopt_context_set_variant(" + v.name + ")]");
+  }
+  const gpuopt_transpose_desc_t d = desc_of(g);
+  const std::size_t bytes = static_cast<std::size_t>(g.rows * g.cols) * elem_of(g.dtype);
+  CUDA_CHECK(cudaMemsetAsync(b, 0xFF, bytes, env.cu));
+  GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b));
+  std::int64_t fi = -1, fj = -1;
+  const std::uint64_t bad = count_transpose_mismatches(a, b, elem_of(g.dtype), g.rows, g.cols,
+                                                       g.rows, g.cols, scratch, env.cu, &fi, &fj);
+  r->bad_elements = static_cast<std::int64_t>(bad);
+  r->rel_err = bad ? 1.0 : 0.0;
+  r->correct = bad == 0;
+  if (bad) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%llu elements of B differ from A^T, first at A(%lld, %lld)",
+                  static_cast<unsigned long long>(bad), static_cast<long long>(fi),
+                  static_cast<long long>(fj));
+    r->mismatch = buf;
+  }
+  const std::string ran = last_variant(env.ctx);
+  if (v.is_auto) {
+    r->ran_variant = ran;
+  } else if (ran != v.name) {
+    throw BenchError(GPUOPT_ERROR_INTERNAL,
+                     "forced variant " + v.name + " but gpuopt_last_variant reports '" + ran + "'");
+  }
+  const Timing t = time_on_stream(
+      env.cu, [&](long) { GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b)); },
+      env.timer);
+  r->ms = t.median_ms;
+  r->ms_min = t.min_ms;
+  r->ms_max = t.max_ms;
+  r->repeats = t.repeats;
+  r->inner = t.inner;
+}
+
+// The auto row of a group, or (without auto) its fastest correct own row.
+const Row* headline(const Results& res, const TransposeGroup& g, std::string* which) {
+  const std::string shape = shape_of(g), dtype = dtype_str(g.dtype);
+  const Row* best = nullptr;
+  for (const Row& row : res.rows) {
+    if (row.op != "transpose" || row.shape != shape || row.dtype != dtype) continue;
+    if (!row.error.empty() || !row.correct) continue;
+    if (row.variant == "auto") {
+      *which = "auto ran " + row.ran_variant;
+      return &row;
+    }
+    if (!row.is_vendor && (!best || row.ms < best->ms)) best = &row;
+  }
+  if (best) *which = "best own: " + best->variant;
+  return best;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<TransposeGroup> plan_transpose(const Options& opt,
+                                           const std::vector<VariantSpec>& table) {
+  std::vector<TransposeGroup> groups;
+  if (!opt.wants_op("transpose")) return groups;
+  const std::int64_t side = opt.quick ? 8192 : 16384;
+  auto add = [&](gpuopt_dtype_t t, std::int64_t rows, std::int64_t cols, bool bar) {
+    TransposeGroup g;
+    g.dtype = t;
+    g.rows = rows;
+    g.cols = cols;
+    g.bar = bar;
+    bool any = false;
+    for (const VariantSpec& v : table) {
+      if (!(v.dtype_mask & (1u << static_cast<unsigned>(t)))) continue;
+      const bool chosen = opt.wants_variant(v.name);
+      any = any || chosen;
+      if (chosen || v.is_vendor) g.variants.push_back(v);
+    }
+    append_auto(opt, &g.variants, &any);
+    if (any) groups.push_back(g);
+  };
+  add(GPUOPT_DTYPE_F32, side, side, true);
+  add(GPUOPT_DTYPE_F64, side, side / 2, false);  // same bytes as the f32 matrix
+  add(GPUOPT_DTYPE_BF16, side * 2, side, false);
+  return groups;
+}
+
+int transpose_row_count(const std::vector<TransposeGroup>& groups) {
+  int rows = 0;
+  for (const TransposeGroup& g : groups) rows += static_cast<int>(g.variants.size());
+  return rows;
+}
+
+void run_transpose_group(BenchEnv& env, const TransposeGroup& g, std::vector<Row>* rows) {
+  const std::size_t bytes = static_cast<std::size_t>(g.rows * g.cols) * elem_of(g.dtype);
+  std::unique_ptr<DeviceBuffer> a, b, scratch;
+  std::string setup_error;
+  if (!env.broken()) {
+    try {
+      a = std::make_unique<DeviceBuffer>(env.ctx, bytes, GPUOPT_MEMORY_DEVICE);
+      b = std::make_unique<DeviceBuffer>(env.ctx, bytes, GPUOPT_MEMORY_DEVICE);
+      scratch = std::make_unique<DeviceBuffer>(env.ctx, 64, GPUOPT_MEMORY_DEVICE);
+      fill_random_bits(a->device_ptr(), bytes, env.next_seed() * 0x100000001ull, env.cu);
+      CUDA_CHECK(cudaStreamSynchronize(env.cu));
+    } catch (const BenchError& e) {
+      setup_error = e.what();
+      env.note_error();
+    }
+  }
+  const std::string shape = shape_of(g);
+  for (const VariantSpec& v : g.variants) {
+    env.progress.start("transpose " + dtype_str(g.dtype) + " " + shape + " " + v.name);
+    Row r;
+    r.op = "transpose";
+    r.dtype = dtype_str(g.dtype);
+    r.shape = shape;
+    r.n = g.rows * g.cols;
+    r.variant = v.name;
+    r.memory = "device";
+    r.data = "random";
+    r.compressed = -1;
+    r.is_vendor = v.is_vendor;
+    r.bytes = 2.0 * static_cast<double>(bytes);  // read A + write B
+    if (env.broken()) {
+      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
+    } else if (!setup_error.empty()) {
+      r.error = "setup failed: " + setup_error;
+    } else {
+      try {
+        measure(env, g, v, a->device_ptr(), b->device_ptr(), scratch->device_ptr(), &r);
+      } catch (const BenchError& e) {
+        env.record_failure(e, v.available, &r);
+      }
+    }
+    env.progress.finish(progress_summary(r));
+    rows->push_back(r);
+  }
+  env.restore_auto(GPUOPT_OP_TRANSPOSE);
+}
+
+void compute_transpose_bars(Results& res, const std::vector<TransposeGroup>& groups) {
+  const double copy = res.roofs.copy_gbs;
+  for (const TransposeGroup& g : groups) {
+    if (!g.bar) continue;
+    std::string which;
+    const Row* row = headline(res, g, &which);
+    const std::string label = "transpose " + dtype_str(g.dtype) + " " + shape_of(g);
+    const double gbs = row ? row->gbs : kNaN;
+    const std::string note =
+        which + (row ? ", " + fmt("%.0f", gbs) + " GB/s, copy " + fmt("%.0f", copy) + " GB/s" : "");
+    auto add = [&](const std::string& what, double value, double min) {
+      Bar b;
+      b.name = label + ": " + what;
+      b.value = value;
+      b.min = min;
+      b.target = ">= " + fmt("%.2f", min);
+      b.pass = std::isfinite(value) && value >= min;
+      b.note = note;
+      res.bars.push_back(b);
+    };
+    add("GB/s (read + write) / copy roof", gbs / copy, 0.85);
+    add("cublas ms / ms", row ? row->ratio_to_vendor : kNaN, 1.00);
+  }
+}
+
+}  // namespace bench
