@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "check.hpp"
+#include "row_steps.hpp"
 #include "transpose_data.hpp"
 
 namespace bench {
@@ -17,12 +18,6 @@ std::size_t elem_of(gpuopt_dtype_t t) {
 
 std::string shape_of(const TransposeGroup& g) {
   return std::to_string(g.rows) + "x" + std::to_string(g.cols);
-}
-
-std::string last_variant(gpuopt_context_t ctx) {
-  const char* name = nullptr;
-  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_TRANSPOSE, &name));
-  return name ? name : "";
 }
 
 gpuopt_transpose_desc_t desc_of(const TransposeGroup& g) {
@@ -38,17 +33,7 @@ gpuopt_transpose_desc_t desc_of(const TransposeGroup& g) {
 
 void measure(BenchEnv& env, const TransposeGroup& g, const VariantSpec& v, const void* a, void* b,
              void* scratch, Row* r) {
-  const gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_TRANSPOSE,
-                                                        v.is_auto ? nullptr : v.name.c_str());
-  if (st != GPUOPT_SUCCESS) {
-    const std::string why = gpuopt_describe(st);
-    if (!v.available && st == GPUOPT_ERROR_UNSUPPORTED) {
-      r->skipped = true;
-      r->error = "skipped: " + why;
-      return;
-    }
-    throw BenchError(st, why + " [gpuopt_context_set_variant(" + v.name + ")]");
-  }
+  if (!force_for_row(env, GPUOPT_OP_TRANSPOSE, v, r)) return;
   const gpuopt_transpose_desc_t d = desc_of(g);
   const std::size_t bytes = static_cast<std::size_t>(g.rows * g.cols) * elem_of(g.dtype);
   CUDA_CHECK(cudaMemsetAsync(b, 0xFF, bytes, env.cu));
@@ -66,21 +51,9 @@ void measure(BenchEnv& env, const TransposeGroup& g, const VariantSpec& v, const
                   static_cast<long long>(fj));
     r->mismatch = buf;
   }
-  const std::string ran = last_variant(env.ctx);
-  if (v.is_auto) {
-    r->ran_variant = ran;
-  } else if (ran != v.name) {
-    throw BenchError(GPUOPT_ERROR_INTERNAL,
-                     "forced variant " + v.name + " but gpuopt_last_variant reports '" + ran + "'");
-  }
-  const Timing t = time_on_stream(
-      env.cu, [&](long) { GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b)); },
-      env.timer);
-  r->ms = t.median_ms;
-  r->ms_min = t.min_ms;
-  r->ms_max = t.max_ms;
-  r->repeats = t.repeats;
-  r->inner = t.inner;
+  confirm_ran(env, GPUOPT_OP_TRANSPOSE, v, r);
+  time_into_row(
+      env, [&] { GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b)); }, r);
 }
 
 // The auto row of a group, or (without auto) its fastest correct own row.
@@ -159,7 +132,6 @@ void run_transpose_group(BenchEnv& env, const TransposeGroup& g, std::vector<Row
   }
   const std::string shape = shape_of(g);
   for (const VariantSpec& v : g.variants) {
-    env.progress.start("transpose " + dtype_str(g.dtype) + " " + shape + " " + v.name);
     Row r;
     r.op = "transpose";
     r.dtype = dtype_str(g.dtype);
@@ -171,19 +143,12 @@ void run_transpose_group(BenchEnv& env, const TransposeGroup& g, std::vector<Row
     r.compressed = -1;
     r.is_vendor = v.is_vendor;
     r.bytes = 2.0 * static_cast<double>(bytes);  // read A + write B
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, a->device_ptr(), b->device_ptr(), scratch->device_ptr(), &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(progress_summary(r));
-    rows->push_back(r);
+    run_row(
+        env, "transpose " + dtype_str(g.dtype) + " " + shape + " " + v.name, v, setup_error, r,
+        [&](Row* row) {
+          measure(env, g, v, a->device_ptr(), b->device_ptr(), scratch->device_ptr(), row);
+        },
+        rows);
   }
   env.restore_auto(GPUOPT_OP_TRANSPOSE);
 }

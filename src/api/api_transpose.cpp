@@ -24,8 +24,7 @@ gpuopt_status_t check_operand(gpuopt::Context& ctx, const char* name, const void
 
 }  // namespace
 
-extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx,
-                                                       gpuopt_stream_t stream,
+extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                                        const gpuopt_transpose_desc_t* desc,
                                                        const void* A, void* B) {
   return guarded(kFn, [&] {

@@ -27,8 +27,8 @@ inline std::size_t transpose_elem(gpuopt_dtype_t t) {
 struct TransposeSpec {
   gpuopt_dtype_t dtype = GPUOPT_DTYPE_F32;
   std::int64_t rows = 0, cols = 0;
-  std::int64_t lda = 0, ldb = 0;        // 0: tight (max(1, rows), max(1, cols))
-  std::int64_t a_off = 0, b_off = 0;    // elements past a 256-byte-aligned base
+  std::int64_t lda = 0, ldb = 0;      // 0: tight (max(1, rows), max(1, cols))
+  std::int64_t a_off = 0, b_off = 0;  // elements past a 256-byte-aligned base
 };
 
 inline std::string describe(const TransposeSpec& s) {

@@ -122,8 +122,8 @@ class Transpose : public gput::GpuTest {
 
 // Small shapes (also the sanitizer filter: Transpose.Small*).
 TEST_F(Transpose, SmallOddSizesEveryVariantAndType) {
-  const std::int64_t shapes[][2] = {{1, 1},  {1, 300}, {300, 1}, {33, 17}, {17, 33},
-                                    {64, 64}, {65, 129}, {130, 260}, {0, 5}, {5, 0}};
+  const std::int64_t shapes[][2] = {{1, 1},   {1, 300},  {300, 1},   {33, 17}, {17, 33},
+                                    {64, 64}, {65, 129}, {130, 260}, {0, 5},   {5, 0}};
   for (gpuopt_dtype_t t : kTypes) {
     for (const auto& sh : shapes) {
       run_all(spec(t, sh[0], sh[1]));  // tight leading dimensions
@@ -235,8 +235,8 @@ TEST_F(Transpose, BadOperandsAnsweredWithStatusAndArgument) {
   EXPECT_TRUE(gput::MessageNames("gpuopt_transpose", "B"));
   ASSERT_GPUOPT_OK(gpuopt_transpose(ctx_, stream_, &d, buf.data(), buf.data() + 64 * 48));
   // A pointer range running past its allocation.
-  EXPECT_NE(GPUOPT_SUCCESS, gpuopt_transpose(ctx_, stream_, &d, buf.data() + 64 * 48 + 1,
-                                             c.b_ptr()));
+  EXPECT_NE(GPUOPT_SUCCESS,
+            gpuopt_transpose(ctx_, stream_, &d, buf.data() + 64 * 48 + 1, c.b_ptr()));
   EXPECT_TRUE(gput::MessageNames("gpuopt_transpose", "A"));
   // Unsupported dtype names it.
   gpuopt_transpose_desc_t h = d;

@@ -2,12 +2,13 @@
 // extents), the overlap check, the entry point's answers without a device, and dispatch
 // decisions for synthetic devices through the real variant table (fake pointer values: dispatch
 // only looks at them).
+#include "kernels/transpose/transpose.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 
-#include "kernels/transpose/transpose.hpp"
 #include "runtime/device.hpp"
 #include "runtime/registry.hpp"
 #include "test_support.hpp"
@@ -63,8 +64,8 @@ TEST(TransposeDesc, NullAndStructSize) {
 
 TEST(TransposeDesc, DtypeUnsupportedNamesIt) {
   gpuopt_transpose_desc_t d = good();
-  for (gpuopt_dtype_t t : {GPUOPT_DTYPE_F16, GPUOPT_DTYPE_I32, GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U32,
-                           GPUOPT_DTYPE_U64}) {
+  for (gpuopt_dtype_t t :
+       {GPUOPT_DTYPE_F16, GPUOPT_DTYPE_I32, GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U32, GPUOPT_DTYPE_U64}) {
     d.dtype = t;
     expect_refused(d, GPUOPT_ERROR_UNSUPPORTED, gpuopt_dtype_name(t));
   }
@@ -200,7 +201,9 @@ TEST(TransposeDispatch, EveryCcHasAFastRungForEveryType) {
       const Choice c = choose(problem(t, 16384, 16384), cc);
       const std::string n = name_of(c);
       EXPECT_TRUE(n != "naive" && n != "smem_padded" && n != "<none>") << cc << ": " << c.trace;
-      if (cc != 90) EXPECT_NE(n, "sm90_tma") << c.trace;
+      if (cc != 90) {
+        EXPECT_NE(n, "sm90_tma") << c.trace;
+      }
     }
   }
 }

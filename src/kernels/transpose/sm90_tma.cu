@@ -25,7 +25,7 @@ constexpr int kThreads = 256;
 constexpr int kStages = 4;
 constexpr int kRowBytes = 128;  // inner box: one 128-byte swizzle span of an input line
 constexpr int kBoxLines = 128;  // input lines per tile
-constexpr int kStageBytes = kRowBytes * kBoxLines;         // 16 KiB
+constexpr int kStageBytes = kRowBytes * kBoxLines;        // 16 KiB
 constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + slack to align to 1024
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -117,8 +117,9 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 CUtensorMapDataType word_type(std::size_t bytes) {
-  return bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                    : (bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64);
+  return bytes == 2
+             ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+             : (bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64);
 }
 
 // The tensor map of A: rows (contiguous) x cols lines at lda, boxes of 128 bytes x kBoxLines,

@@ -20,7 +20,7 @@ constexpr int kChunks = 16;  // 16-byte chunks per tile row
 template <class W>
 struct Swz {
   static constexpr int kV = 16 / static_cast<int>(sizeof(W));  // elements per chunk
-  static constexpr int kTile = kChunks * kV;                    // tile side in elements
+  static constexpr int kTile = kChunks * kV;                   // tile side in elements
   // Element e of chunk c of tile row j (offsets in elements).
   __device__ static int at(int j, int c, int e) {
     return j * kTile + ((c ^ ((j / kV) & 7)) * kV) + e;
@@ -48,8 +48,8 @@ __device__ __forceinline__ void tile_vector(const TransposeArgs<W>& t, W* tile, 
   __syncthreads();
   // Store: a warp covers V output lines x (32 / V) chunks; lanes split as jc_lo (G of them),
   // the line within the group, then jc_hi.
-  constexpr int kCpw = 32 / V;              // chunks per line per warp instruction
-  constexpr int kG = kCpw < 8 ? kCpw : 8;   // chunk run of consecutive lanes
+  constexpr int kCpw = 32 / V;             // chunks per line per warp instruction
+  constexpr int kG = kCpw < 8 ? kCpw : 8;  // chunk run of consecutive lanes
   const int lane = tid % 32, warp = tid / 32;
   const int jc_lo = lane % kG, iv = (lane / kG) % V, jc_hi = lane / (kG * V);
 #pragma unroll

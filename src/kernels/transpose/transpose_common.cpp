@@ -68,13 +68,11 @@ gpuopt_status_t transpose_read_desc(const char* fn, const gpuopt_transpose_desc_
   const std::int64_t min_lda = full.rows > 1 ? full.rows : 1;
   if (full.lda < min_lda)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "desc->lda is %" PRId64 "; expected >= max(1, rows) = %" PRId64, full.lda,
-                min_lda);
+                "desc->lda is %" PRId64 "; expected >= max(1, rows) = %" PRId64, full.lda, min_lda);
   const std::int64_t min_ldb = full.cols > 1 ? full.cols : 1;
   if (full.ldb < min_ldb)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "desc->ldb is %" PRId64 "; expected >= max(1, cols) = %" PRId64, full.ldb,
-                min_ldb);
+                "desc->ldb is %" PRId64 "; expected >= max(1, cols) = %" PRId64, full.ldb, min_ldb);
   if (extent(full.rows, full.cols, full.lda, elem) < 0)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "A's extent (rows %" PRId64 ", cols %" PRId64 ", lda %" PRId64
