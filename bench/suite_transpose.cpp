@@ -123,7 +123,8 @@ void run_transpose_group(BenchEnv& env, const TransposeGroup& g, std::vector<Row
       a = std::make_unique<DeviceBuffer>(env.ctx, bytes, GPUOPT_MEMORY_DEVICE);
       b = std::make_unique<DeviceBuffer>(env.ctx, bytes, GPUOPT_MEMORY_DEVICE);
       scratch = std::make_unique<DeviceBuffer>(env.ctx, 64, GPUOPT_MEMORY_DEVICE);
-      fill_random_bits(a->device_ptr(), bytes, env.next_seed() * 0x100000001ull, env.cu);
+      fill_random_bits(a->device_ptr(), bytes, elem_of(g.dtype), env.next_seed() * 0x100000001ull,
+                       env.cu);
       CUDA_CHECK(cudaStreamSynchronize(env.cu));
     } catch (const BenchError& e) {
       setup_error = e.what();

@@ -5,14 +5,21 @@
 namespace bench {
 namespace {
 
-__global__ void fill_bits_kernel(std::uint32_t* out, std::int64_t n, std::uint64_t seed) {
+// Random bits per element, with the exponent field moved off all-zeros and all-ones (no NaN,
+// infinity or subnormal: every variant, cuBLAS's arithmetic geam included, must return the bits).
+template <class W>
+__global__ void fill_bits_kernel(W* out, std::int64_t n, std::uint64_t seed, W exp_mask,
+                                 W exp_low) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    out[i] = static_cast<std::uint32_t>(z ^ (z >> 31));
+    W w = static_cast<W>(z ^ (z >> 31));
+    if ((w & exp_mask) == 0) w = static_cast<W>(w | exp_low);
+    if ((w & exp_mask) == exp_mask) w = static_cast<W>(w & ~exp_low);
+    out[i] = w;
   }
 }
 
@@ -41,9 +48,23 @@ __global__ void check_kernel(const W* a, const W* b, long long rows, long long c
 
 }  // namespace
 
-void fill_random_bits(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t s) {
-  fill_bits_kernel<<<4096, 256, 0, s>>>(static_cast<std::uint32_t*>(ptr),
-                                        static_cast<std::int64_t>(bytes / 4), seed);
+void fill_random_bits(void* ptr, std::size_t bytes, std::size_t elem, std::uint64_t seed,
+                      cudaStream_t s) {
+  const auto n = static_cast<std::int64_t>(bytes / elem);
+  switch (elem) {
+    case 2:
+      fill_bits_kernel<std::uint16_t>
+          <<<4096, 256, 0, s>>>(static_cast<std::uint16_t*>(ptr), n, seed, 0x7F80, 0x0080);
+      break;
+    case 8:
+      fill_bits_kernel<std::uint64_t><<<4096, 256, 0, s>>>(
+          static_cast<std::uint64_t*>(ptr), n, seed, 0x7FF0000000000000ull, 0x0010000000000000ull);
+      break;
+    default:
+      fill_bits_kernel<std::uint32_t><<<4096, 256, 0, s>>>(static_cast<std::uint32_t*>(ptr), n,
+                                                           seed, 0x7F800000u, 0x00800000u);
+      break;
+  }
   CUDA_CHECK(cudaGetLastError());
 }
 

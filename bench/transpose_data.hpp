@@ -8,8 +8,11 @@
 
 namespace bench {
 
-// Fills `bytes` (a multiple of 4) at ptr with random 32-bit words from seed, on s.
-void fill_random_bits(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t s);
+// Fills `bytes` at ptr with random elements of elem bytes (2, 4, 8) from seed, on s: random
+// bits, except that the IEEE exponent field is never all zeros or all ones (no NaN, infinity or
+// subnormal, so cuBLAS's arithmetic geam returns the same bits as a copy).
+void fill_random_bits(void* ptr, std::size_t bytes, std::size_t elem, std::uint64_t seed,
+                      cudaStream_t s);
 
 // Number of elements (elem bytes each: 2, 4 or 8) with B[j + i * ldb] != A[i + j * lda], compared
 // bit for bit over the rows x cols of A; the first mismatch's (i, j) in *first_i, *first_j (-1 when
