@@ -194,7 +194,7 @@ def section(path, doc):
             lines += gemm_ladder(rows)
     if transpose_groups:
         lines += ["### Transpose ladders", "",
-                  "B = A^T, column-major, out of place, random bits; every row is checked bit for "
+                  "B = A^T, column-major, out of place, random normal-number bit patterns; every row is checked bit for "
                   "bit on the device before timing. GB/s counts read + write (2 x the operand); "
                   "of copy roof is GB/s over the copy roof above; vs cuBLAS is cublasSgeam / "
                   "cublasDgeam ms / ms in the same run (above 1 is faster; bf16 has no vendor "

@@ -208,6 +208,20 @@ TEST(TransposeDispatch, EveryCcHasAFastRungForEveryType) {
   }
 }
 
+TEST(TransposeDispatch, MeasuredRuleF64Bf16SwizzledCublasNeverAuto) {
+  for (int cc : {75, 80, 86, 89, 90}) {
+    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16}) {
+      const Choice c = choose(problem(t, 16384, 8192), cc);
+      EXPECT_EQ(name_of(c), "smem_swizzled") << cc << ": " << c.trace;
+    }
+    const Choice f = choose(problem(GPUOPT_DTYPE_F32, 16384, 16384), cc);
+    EXPECT_NE(name_of(f), "cublas") << f.trace;
+    if (cc != 90) {
+      EXPECT_EQ(name_of(f), "smem_swizzled") << f.trace;
+    }
+  }
+}
+
 TEST(TransposeDispatch, UnalignedNeverPicksTma) {
   const Choice c = choose(problem(GPUOPT_DTYPE_F32, 4096, 4096, 4), 90);
   EXPECT_NE(name_of(c), "sm90_tma") << c.trace;
@@ -218,6 +232,10 @@ TEST(TransposeDispatch, UnalignedNeverPicksTma) {
   TransposeProblem odd = problem(GPUOPT_DTYPE_F32, 4095, 4096);  // lda * 4 not a multiple of 16
   const Choice c2 = choose(odd, 90, index_of("sm90_tma"));
   EXPECT_EQ(c2.index, -1);
+  TransposeProblem narrow = problem(GPUOPT_DTYPE_F32, 4096, 4098);  // cols not a multiple of 4
+  narrow.ldb = 4100;
+  const Choice c3 = choose(narrow, 90, index_of("sm90_tma"));
+  EXPECT_EQ(c3.index, -1);
 }
 
 TEST(TransposeDispatch, CublasRefusesBf16) {

@@ -11,7 +11,8 @@
 // Needs 16-byte-aligned A and B and pitches (TMA, vector stores) and cols a multiple of V (the
 // rank-3 view). Improves on smem_swizzled by taking load issue off the threads (one thread
 // issues a 4-32 KiB box) and overlapping loads with the stores of earlier tiles.
-// Figure (H200, f32 16384^2): see docs/notes/transpose.md.
+// Figure (H200, d90ef43, 2 GiB moved): f32 16384^2 3592 GB/s (84.1% of the copy roof, 0.91x
+// cuBLAS geam), f64 3750 (87.8%), bf16 2827 (66.2%) (docs/notes/transpose.md).
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 

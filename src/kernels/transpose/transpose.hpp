@@ -6,11 +6,12 @@
 // variant moves bits (f32, f64 and bf16 are copied as 32-, 64- and 16-bit words), so results are
 // exact.
 //
-// Dispatch rule (measured on the H200, docs/notes/transpose.md): the fastest rung that can
-// implement the problem: smem_swizzled handles every size and alignment (16-byte vectors where
-// pointers and pitches allow, element copies elsewhere); sm90_tma (sm_90a, 16-byte-aligned
-// operands and pitches) and cublas (f32/f64) rank by their measured figures; naive and
-// smem_padded are the textbook rungs, below all others.
+// Dispatch rule (measured on the H200, docs/notes/transpose.md): among the variants that can run
+// the problem, f32 prefers sm90_tma (sm_90a; 16-byte-aligned operands and pitches, cols a
+// multiple of 4), then smem_swizzled; f64 and bf16 prefer smem_swizzled, which handles every size
+// and alignment (16-byte vectors where pointers and pitches allow, element copies elsewhere).
+// naive and smem_padded are the textbook rungs, below all others; cublas (f32/f64) runs only when
+// forced, since geam is arithmetic (NaN payloads are not preserved) and the own rungs copy bits.
 #pragma once
 #include <cstddef>
 #include <cstdint>
