@@ -70,4 +70,24 @@ inline void run_row(BenchEnv& env, const std::string& label, const VariantSpec& 
   rows->push_back(r);
 }
 
+// The row a group's bars are read from: its "auto" row when it ran correctly (*which = "auto ran
+// X"), else its fastest correct row that is neither the vendor nor excluded (*which = "best own:
+// X"); nullptr when none.
+inline const Row* headline_row(const Results& res, const std::string& op, const std::string& shape,
+                               const std::string& dtype, std::string* which,
+                               const std::function<bool(const Row&)>& excluded = nullptr) {
+  const Row* best = nullptr;
+  for (const Row& row : res.rows) {
+    if (row.op != op || row.shape != shape || row.dtype != dtype) continue;
+    if (!row.error.empty() || !row.correct) continue;
+    if (row.variant == "auto") {
+      *which = "auto ran " + row.ran_variant;
+      return &row;
+    }
+    if (!row.is_vendor && !(excluded && excluded(row)) && (!best || row.ms < best->ms)) best = &row;
+  }
+  if (best) *which = "best own: " + best->variant;
+  return best;
+}
+
 }  // namespace bench

@@ -56,23 +56,6 @@ void measure(BenchEnv& env, const TransposeGroup& g, const VariantSpec& v, const
       env, [&] { GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b)); }, r);
 }
 
-// The auto row of a group, or (without auto) its fastest correct own row.
-const Row* headline(const Results& res, const TransposeGroup& g, std::string* which) {
-  const std::string shape = shape_of(g), dtype = dtype_str(g.dtype);
-  const Row* best = nullptr;
-  for (const Row& row : res.rows) {
-    if (row.op != "transpose" || row.shape != shape || row.dtype != dtype) continue;
-    if (!row.error.empty() || !row.correct) continue;
-    if (row.variant == "auto") {
-      *which = "auto ran " + row.ran_variant;
-      return &row;
-    }
-    if (!row.is_vendor && (!best || row.ms < best->ms)) best = &row;
-  }
-  if (best) *which = "best own: " + best->variant;
-  return best;
-}
-
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
@@ -159,7 +142,7 @@ void compute_transpose_bars(Results& res, const std::vector<TransposeGroup>& gro
   for (const TransposeGroup& g : groups) {
     if (!g.bar) continue;
     std::string which;
-    const Row* row = headline(res, g, &which);
+    const Row* row = headline_row(res, "transpose", shape_of(g), dtype_str(g.dtype), &which);
     const std::string label = "transpose " + dtype_str(g.dtype) + " " + shape_of(g);
     const double gbs = row ? row->gbs : kNaN;
     const std::string note =
