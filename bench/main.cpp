@@ -17,6 +17,7 @@
 #include "suite_gemm.hpp"
 #include "suite_reduce.hpp"
 #include "suite_stencil.hpp"
+#include "suite_transpose.hpp"
 #include "suite_graph.hpp"
 #include "suite_gdn.hpp"
 
@@ -137,12 +138,14 @@ int run(Options opt) {
     const std::vector<VariantSpec> reduce_table = list_variants(ctx, GPUOPT_OP_REDUCE);
     const std::vector<VariantSpec> stencil_table = list_variants(ctx, GPUOPT_OP_STENCIL);
     const std::vector<VariantSpec> gdn_table = list_variants(ctx, GPUOPT_OP_GDN);
+    const std::vector<VariantSpec> transpose_table = list_variants(ctx, GPUOPT_OP_TRANSPOSE);
     std::vector<const std::vector<VariantSpec>*> tables;
     if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
     if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
     if (opt.wants_op("reduce")) tables.push_back(&reduce_table);
     if (opt.wants_op("stencil")) tables.push_back(&stencil_table);
     if (opt.wants_op("gdn")) tables.push_back(&gdn_table);
+    if (opt.wants_op("transpose")) tables.push_back(&transpose_table);
     check_variant_names(opt, tables);
     const Options axpy_opt = narrowed(opt, table);
     const Options gemm_opt = narrowed(opt, gemm_table);
@@ -157,6 +160,10 @@ int run(Options opt) {
     int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
                 reduce_row_count(reduce_groups) + stencil_row_count(stencil_groups) +
                 gdn_row_count(gdn_groups);
+    const Options transpose_opt = narrowed(opt, transpose_table);
+    const std::vector<TransposeGroup> transpose_groups =
+        plan_transpose(transpose_opt, transpose_table);
+    total += transpose_row_count(transpose_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -182,6 +189,8 @@ int run(Options opt) {
     for (const StencilGroup& g : stencil_groups) run_stencil_group(env, g, &res.rows);
     env.opt = gdn_opt;
     run_gdn_groups(env, gdn_groups, &res.rows);
+    env.opt = transpose_opt;
+    for (const TransposeGroup& g : transpose_groups) run_transpose_group(env, g, &res.rows);
     env.opt = opt;
 
     finish_rows(res);
@@ -190,6 +199,7 @@ int run(Options opt) {
     compute_reduce_bars(res, reduce_groups);
     compute_stencil_bars(res, stencil_groups);
     compute_gdn_bars(res, gdn_groups);
+    compute_transpose_bars(res, transpose_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();

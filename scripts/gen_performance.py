@@ -149,6 +149,24 @@ def gdn_section(rows):
     return lines + table(header, body) + [""]
 
 
+def transpose_ladder(rows):
+    """Markdown lines for one transpose table: GB/s (read + write), copy roof share, vs cuBLAS."""
+    first = rows[0]
+    lines = ["#### transpose {} {}".format(first.get("dtype"), first.get("shape")), ""]
+    vendors = {(r.get("vendor"), r.get("vendor_ms")) for r in rows if r.get("vendor")}
+    if vendors:
+        name, ms = sorted(vendors, key=str)[0]
+        lines += ["Vendor: {} (geam) at {} ms in the same run.".format(name, fmt(ms, ".4f")), ""]
+    header = ["variant", "ms", "GB/s", "of copy roof", "vs cuBLAS", "correct", "note"]
+    body = []
+    for r in rows:
+        share = r.get("share_of_roof")
+        body.append([r.get("variant"), fmt(r.get("ms"), ".4f"), fmt(r.get("gbs"), ".0f"),
+                     fmt(share * 100 if is_num(share) else None, ".1f", "%"),
+                     fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r), note_cell(r)])
+    return lines + table(header, body) + [""]
+
+
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
@@ -190,12 +208,13 @@ def section(path, doc):
     groups = {}
     gemm_groups = {}
     stencil_groups = {}
+    transpose_groups = {}
+    by_op = {"gemm": gemm_groups, "stencil": stencil_groups, "transpose": transpose_groups}
     gdn_rows = [r for r in doc.get("results", []) if r.get("op") == "gdn"]
     for r in doc.get("results", []):
         if r.get("op") == "gdn":
             continue
-        target = {"gemm": gemm_groups, "stencil": stencil_groups}.get(r.get("op"), groups)
-        target.setdefault(group_key(r), []).append(r)
+        by_op.get(r.get("op"), groups).setdefault(group_key(r), []).append(r)
     if groups:
         lines += ["### Ladders", "",
                   "ms is the median of the timed samples (CUDA events, after warm-up); GB/s counts "
@@ -223,6 +242,15 @@ def section(path, doc):
             lines += stencil_ladder(rows)
     if gdn_rows:
         lines += gdn_section(gdn_rows)
+    if transpose_groups:
+        lines += ["### Transpose ladders", "",
+                  "B = A^T, column-major, out of place, random normal-number bit patterns; every row is checked bit for "
+                  "bit on the device before timing. GB/s counts read + write (2 x the operand); "
+                  "of copy roof is GB/s over the copy roof above; vs cuBLAS is cublasSgeam / "
+                  "cublasDgeam ms / ms in the same run (above 1 is faster; bf16 has no vendor "
+                  "row).", ""]
+        for rows in transpose_groups.values():
+            lines += transpose_ladder(rows)
     return lines
 
 

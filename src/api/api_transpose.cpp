@@ -1,17 +1,53 @@
-// transpose entry points (PLACEHOLDER: the transpose work replaces this file with validation and dispatch).
+// gpuopt_transpose: read and validate the descriptor, check the operands, dispatch.
+#include <cinttypes>
+#include <cstdint>
+#include <string>
+
 #include "api/dispatch.hpp"
+#include "kernels/transpose/transpose.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
 
-extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream, const gpuopt_transpose_desc_t* desc, const void* A, void* B) {
-  constexpr const char* kFn = "gpuopt_transpose";
+namespace {
+
+constexpr const char* kFn = "gpuopt_transpose";
+
+gpuopt_status_t check_operand(gpuopt::Context& ctx, const char* name, const void* p,
+                              std::size_t elem, std::size_t bytes) {
+  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "%s is NULL", name);
+  if (reinterpret_cast<std::uintptr_t>(p) % elem)
+    return fail(GPUOPT_ERROR_MISALIGNED, kFn, "%s (%p) is not aligned to its %zu-byte elements",
+                name, p, elem);
+  return gpuopt::check_device_range(kFn, name, ctx, p, bytes);
+}
+
+}  // namespace
+
+extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                                       const gpuopt_transpose_desc_t* desc,
+                                                       const void* A, void* B) {
   return guarded(kFn, [&] {
     GPUOPT_TRY(gpuopt::check_context(kFn, ctx));
     GPUOPT_TRY(gpuopt::check_stream(kFn, stream, ctx));
-    (void)desc;
-    (void)A;
-    (void)B;
-    return fail(GPUOPT_ERROR_UNSUPPORTED, kFn, "not implemented in this build");
+    gpuopt::TransposeProblem p;
+    GPUOPT_TRY(gpuopt::transpose_read_desc(kFn, desc, &p));
+    if (p.rows == 0 || p.cols == 0) return GPUOPT_SUCCESS;  // nothing to move
+    p.A = A;
+    p.B = B;
+    const std::size_t elem = gpuopt::transpose_elem_size(p.dtype);
+    GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
+    GPUOPT_TRY(check_operand(*ctx, "A", A, elem, gpuopt::transpose_a_span(p)));
+    GPUOPT_TRY(check_operand(*ctx, "B", B, elem, gpuopt::transpose_b_span(p)));
+    GPUOPT_TRY(gpuopt::transpose_check_overlap(kFn, p));
+    int count = 0;
+    const gpuopt::Variant<gpuopt::TransposeProblem>* table = gpuopt::transpose_variants(&count);
+    return gpuopt::run_dispatched(
+        kFn, *ctx, *stream, GPUOPT_OP_TRANSPOSE, table, count, p, p.dtype, [&] {
+          char s[160];
+          std::snprintf(s, sizeof s, "%s %" PRId64 "x%" PRId64 " lda=%" PRId64 " ldb=%" PRId64,
+                        gpuopt_dtype_name(p.dtype), p.rows, p.cols, p.lda, p.ldb);
+          return std::string(s);
+        });
   });
 }

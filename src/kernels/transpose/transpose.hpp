@@ -1,14 +1,64 @@
-// transpose: problem, variant table (PLACEHOLDER: the transpose work replaces this file).
+// Out-of-place transpose (B = A^T, column-major): the problem, its host-side validation and the
+// variant table.
+//
+// A is rows x cols with leading dimension lda: the kernels see it as `cols` input lines of `rows`
+// contiguous elements; B is cols x rows: `rows` output lines of `cols` contiguous elements. Every
+// variant moves bits (f32, f64 and bf16 are copied as 32-, 64- and 16-bit words), so results are
+// exact.
+//
+// Dispatch rule (measured on the H200, docs/notes/transpose.md): among the variants that can run
+// the problem, f32 prefers sm90_tma (sm_90a; 16-byte-aligned operands and pitches, cols a
+// multiple of 4), then smem_swizzled; f64 and bf16 prefer smem_swizzled, which handles every size
+// and alignment (16-byte vectors where pointers and pitches allow, element copies elsewhere).
+// naive and smem_padded are the textbook rungs, below all others; cublas (f32/f64) runs only when
+// forced, since geam is arithmetic (NaN payloads are not preserved) and the own rungs copy bits.
 #pragma once
+#include <cstddef>
+#include <cstdint>
+
 #include "runtime/registry.hpp"
 
 namespace gpuopt {
 
 struct TransposeProblem {
-  int placeholder = 0;
+  gpuopt_dtype_t dtype = GPUOPT_DTYPE_F32;
+  std::int64_t rows = 0;  // rows of A: contiguous elements of an input line
+  std::int64_t cols = 0;  // columns of A: contiguous elements of an output line
+  std::int64_t lda = 1;
+  std::int64_t ldb = 1;
+  const void* A = nullptr;
+  void* B = nullptr;
 };
 
-// The variant table of GPUOPT_OP_TRANSPOSE (empty until the kernels land).
+// Bytes per element of a transpose dtype (f32 4, f64 8, bf16 2), 0 for any other.
+std::size_t transpose_elem_size(gpuopt_dtype_t t);
+
+// Validates *desc (struct_size, dtype, sizes, leading dimensions, extents that fit the address
+// space) and fills *out (pointers left NULL). fn names the entry point in the messages.
+gpuopt_status_t transpose_read_desc(const char* fn, const gpuopt_transpose_desc_t* desc,
+                                    TransposeProblem* out);
+
+// Bytes from A (resp. B) to one past the last element of the problem: ((cols - 1) * lda + rows)
+// and ((rows - 1) * ldb + cols) elements; 0 for an empty problem. Valid after transpose_read_desc.
+std::size_t transpose_a_span(const TransposeProblem& p);
+std::size_t transpose_b_span(const TransposeProblem& p);
+
+// INVALID_ARGUMENT naming A and B when [A, A + a_span) and [B, B + b_span) intersect.
+gpuopt_status_t transpose_check_overlap(const char* fn, const TransposeProblem& p);
+
+// True when A, B and both pitches are multiples of 16 bytes (16-byte vector and TMA access).
+bool transpose_aligned16(const TransposeProblem& p);
+
+gpuopt_status_t transpose_launch_naive(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_smem_padded(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_smem_swizzled(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_cublas(const TransposeProblem& p, const ExecEnv& env);
+
+// Why sm90_tma cannot run p on dev (nullptr when it can).
+const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev);
+
+// The variant table of GPUOPT_OP_TRANSPOSE, in ladder order (textbook rung first, vendor last).
 const Variant<TransposeProblem>* transpose_variants(int* count);
 
 }  // namespace gpuopt

@@ -1,11 +1,66 @@
-// transpose variant table (PLACEHOLDER: the transpose work replaces this file).
+// The transpose variant table and its dispatch rule (see transpose.hpp).
 #include "kernels/transpose/transpose.hpp"
 
 namespace gpuopt {
+namespace {
+
+constexpr unsigned kAll =
+    dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64) | dtype_bit(GPUOPT_DTYPE_BF16);
+constexpr unsigned kBlas = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
+
+// One thread per element or 32 x 32 tiles: grid.x covers rows.
+const char* can_grid_x(const TransposeProblem& p, const DeviceDesc&) {
+  if (p.rows > std::int64_t{2147483647} * 32) return "rows exceed one grid row of 32-wide blocks";
+  return nullptr;
+}
+
+// Ranks (higher wins among the variants that can run the problem), from the H200 run of d90ef43
+// (docs/notes/transpose.md): f32 16384^2 sm90_tma 3592 GB/s > smem_padded 3149 > smem_swizzled
+// 2858; f64 16384 x 8192 smem_swizzled 3943 > sm90_tma 3750; bf16 32768 x 16384 smem_swizzled
+// 3367 > sm90_tma 2827. Textbook rungs at the bottom. cublas (f32 3963 GB/s, the fastest there)
+// is never chosen automatically: geam is arithmetic and does not return NaN payloads bit for bit
+// (signaling NaNs come back quiet), while every own variant copies bits; force it by name.
+int pref_naive(const TransposeProblem&, const DeviceDesc&) { return 1; }
+int pref_padded(const TransposeProblem&, const DeviceDesc&) { return 2; }
+int pref_swizzled(const TransposeProblem&, const DeviceDesc&) { return 30; }
+int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
+  return p.dtype == GPUOPT_DTYPE_F32 ? 40 : 20;
+}
+int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
+
+const Variant<TransposeProblem> kTable[] = {
+    {{"naive", "one thread per element: coalesced reads, strided writes", 0, 0, false, kAll},
+     can_grid_x,
+     pref_naive,
+     transpose_launch_naive},
+    {{"smem_padded", "32x32 shared tile padded to 33 columns, 4 elements per thread", 0, 0, false,
+      kAll},
+     can_grid_x,
+     pref_padded,
+     transpose_launch_smem_padded},
+    {{"smem_swizzled",
+      "16x16-chunk XOR-swizzled shared tile, 16-byte vector loads and stores where aligned", 0, 0,
+      false, kAll},
+     nullptr,
+     pref_swizzled,
+     transpose_launch_smem_swizzled},
+    {{"sm90_tma",
+      "persistent CTAs, TMA tile loads (128B swizzle) through an mbarrier ring, vector stores", 90,
+      90, false, kAll},
+     transpose_can_sm90_tma,
+     pref_tma,
+     transpose_launch_sm90_tma},
+    {{"cublas", "cublasSgeam_64 / cublasDgeam_64 (vendor)", 0, 0, true, kBlas},
+     nullptr,
+     pref_cublas,
+     transpose_launch_cublas},
+};
+
+}  // namespace
 
 const Variant<TransposeProblem>* transpose_variants(int* count) {
-  *count = 0;
-  return nullptr;
+  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
+  return kTable;
 }
 
 }  // namespace gpuopt

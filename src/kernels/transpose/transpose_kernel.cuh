@@ -1,0 +1,66 @@
+// Device-side pieces shared by the transpose rungs: the kernel arguments (element bits, no
+// arithmetic), the per-dtype launch switch, and the 16-byte packing of V elements.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "common/launch.hpp"
+#include "kernels/transpose/transpose.hpp"
+
+namespace gpuopt {
+
+// Unsigned word of an element size: the kernels copy bits, so f32, f64 and bf16 are u32, u64, u16.
+template <int kBytes>
+struct Word;
+template <>
+struct Word<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct Word<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct Word<8> {
+  using type = std::uint64_t;
+};
+
+// Kernel view of a problem: `cols` input lines of `rows` elements (pitch lda) become `rows`
+// output lines of `cols` elements (pitch ldb): B[j + i * ldb] = A[i + j * lda].
+template <class W>
+struct TransposeArgs {
+  const W* a;
+  W* b;
+  long long rows, cols, lda, ldb;
+};
+
+template <class W>
+TransposeArgs<W> transpose_args(const TransposeProblem& p) {
+  return {static_cast<const W*>(p.A), static_cast<W*>(p.B), p.rows, p.cols, p.lda, p.ldb};
+}
+
+// Calls Launch::template run<W>(p, env) with W the word of p's element size.
+template <class Launch>
+gpuopt_status_t transpose_by_size(const TransposeProblem& p, const ExecEnv& env) {
+  switch (transpose_elem_size(p.dtype)) {
+    case 2:
+      return Launch::template run<std::uint16_t>(p, env);
+    case 4:
+      return Launch::template run<std::uint32_t>(p, env);
+    case 8:
+      return Launch::template run<std::uint64_t>(p, env);
+    default:
+      return fail(GPUOPT_ERROR_INTERNAL, env.fn, "transpose: unexpected dtype");
+  }
+}
+
+// 16 bytes as V words of W.
+template <class W>
+union Pack16 {
+  static constexpr int kWidth = 16 / static_cast<int>(sizeof(W));
+  uint4 v;
+  W w[kWidth];
+};
+
+}  // namespace gpuopt
