@@ -18,12 +18,39 @@
 #   BENCH_ARGS="..."      extra gpuopt-bench arguments (e.g. "--quick")
 #   CMAKE_ARGS="..."      extra configure arguments (e.g. "-DGPUOPT_BUILD_EXAMPLES=OFF")
 #   SANITIZER_GTEST_FILTER=PATTERN  gtest filter for the sanitizer run (default: every GPU test)
+#   SANITIZE=full         the same as --sanitize (below)
+#
+# Options:
+#   --sanitize            the full compute-sanitizer pass instead of the default memcheck step:
+#                         memcheck (leak check on) over the whole GPU suite and gpuopt_fault_trap's
+#                         neighbours, racecheck and synccheck over every kernel with shared
+#                         memory, barriers or clusters (small problems: SAN_SMEM_FILTER), initcheck
+#                         over the op tests (SAN_OPS_FILTER); each tool's error count is written to
+#                         sanitizer-summary.txt and the summary table. Needs SANITIZER_TIMEOUT of
+#                         about 900 s on an H200.
 #   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
 #   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
 # Files in $OUT: build.log unit.log gpu.log other.log sanitizer.log bench.json bench.txt
-# (the bench's stdout: ladder tables and bars) bench.log (its stderr: progress).
+# (the bench's stdout: ladder tables and bars) bench.log (its stderr: progress);
+# sanitizer-summary.txt with --sanitize.
 set -uo pipefail
+
+SANITIZE_FULL=0
+[ "${SANITIZE:-}" = full ] && SANITIZE_FULL=1
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) SANITIZE_FULL=1 ;;
+    -h | --help)
+      sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "gpu-check: unknown option $arg (see --help)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 2
@@ -116,6 +143,49 @@ else
 fi
 
 # --- compute-sanitizer -------------------------------------------------------------------
+# --sanitize: which GPU tests each tool runs. Kernels with shared memory, barriers or clusters
+# (racecheck, synccheck): every GEMM variant on one aligned 96x64x48 problem and in a graph, the
+# reduce ladder (textbook trees, warp shuffles, the sm90 cluster rung, CUB) on small layouts.
+# New ops append the gtest patterns of their small cases here.
+SAN_MEMCHECK_FILTER="${SAN_MEMCHECK_FILTER:-*-Faults.Exhausted*}"  # memcheck keeps its own memory
+SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay}"
+SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*:Stress.*}"
+
+# sanitize_full: the four tools; "ERROR SUMMARY: N errors" of each run summed per tool.
+sanitize_full() {
+  local summary="$OUT/sanitizer-summary.txt" plan tool filter extra log n
+  : >"$summary"
+  for plan in "memcheck|$SAN_MEMCHECK_FILTER" "racecheck|$SAN_SMEM_FILTER" \
+    "synccheck|$SAN_SMEM_FILTER" "initcheck|$SAN_OPS_FILTER"; do
+    tool="${plan%%|*}"
+    filter="${plan#*|}"
+    extra=()
+    case "$tool" in
+      memcheck) extra=(--leak-check full) ;;
+      racecheck) extra=(--racecheck-report all) ;;
+    esac
+    log="$OUT/sanitizer.log"
+    echo "== compute-sanitizer --tool $tool --gtest_filter=$filter" >>"$log"
+    local before
+    before="$(wc -l <"$log")"
+    step "sanitizer $tool" "$log" timeout "$SANITIZER_TIMEOUT" \
+      "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
+      "$GPU_TESTS" --gtest_filter="$filter"
+    n="$(tail -n +"$((before + 1))" "$log" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' |
+      awk '{ s += $1 } END { print s + 0 }')"
+    tests="$(tail -n +"$((before + 1))" "$log" | sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' | tail -n 1)"
+    echo "$tool: ${tests:-?} GPU tests, $n errors (filter $filter)" | tee -a "$summary"
+  done
+  # The fault-trap executable: memcheck must report the trap itself and nothing else.
+  local trap_exe="$BUILD_DIR/tests/gpu/gpuopt_fault_trap"
+  if [ -x "$trap_exe" ]; then
+    echo "== compute-sanitizer --tool memcheck $trap_exe (expects the trap)" >>"$OUT/sanitizer.log"
+    timeout "$SANITIZER_TIMEOUT" "$SAN" --tool memcheck --report-api-errors no "$trap_exe" \
+      >>"$OUT/sanitizer.log" 2>&1
+    echo "memcheck fault_trap: exit $? (the trap is the one expected error)" | tee -a "$summary"
+  fi
+}
+
 if [ "${SKIP_SANITIZER:-0}" = 1 ]; then
   record sanitizer "skipped (SKIP_SANITIZER=1)" 0
 elif [ "$BUILT" -ne 1 ]; then
@@ -133,13 +203,17 @@ else
     echo "no gpuopt_gpu_tests executable under $BUILD_DIR" >>"$OUT/sanitizer.log"
     record sanitizer "FAIL (no gpuopt_gpu_tests)" 0
   else
-    for tool in $SANITIZER_TOOLS; do
-      extra=()
-      [ "$tool" = memcheck ] && extra=(--leak-check full)
-      step "sanitizer $tool" "$OUT/sanitizer.log" timeout "$SANITIZER_TIMEOUT" \
-        "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
-        "$GPU_TESTS" ${SANITIZER_GTEST_FILTER:+--gtest_filter="$SANITIZER_GTEST_FILTER"}
-    done
+    if [ "$SANITIZE_FULL" -eq 1 ]; then
+      sanitize_full
+    else
+      for tool in $SANITIZER_TOOLS; do
+        extra=()
+        [ "$tool" = memcheck ] && extra=(--leak-check full)
+        step "sanitizer $tool" "$OUT/sanitizer.log" timeout "$SANITIZER_TIMEOUT" \
+          "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
+          "$GPU_TESTS" ${SANITIZER_GTEST_FILTER:+--gtest_filter="$SANITIZER_GTEST_FILTER"}
+      done
+    fi
   fi
 fi
 
