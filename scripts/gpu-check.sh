@@ -26,8 +26,8 @@
 #                         neighbours, racecheck and synccheck over every kernel with shared
 #                         memory, barriers or clusters (small problems: SAN_SMEM_FILTER), initcheck
 #                         over the op tests (SAN_OPS_FILTER); each tool's error count is written to
-#                         sanitizer-summary.txt and the summary table. Needs SANITIZER_TIMEOUT of
-#                         about 900 s on an H200.
+#                         sanitizer-summary.txt and the summary table. Each tool gets
+#                         SANITIZER_TIMEOUT_FULL seconds (default 900).
 #   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
 #   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
@@ -60,6 +60,7 @@ ARCHS="${GPUOPT_ARCHS:-90a}"
 JOBS="$(nproc 2>/dev/null || echo 4)"
 TEST_TIMEOUT="${TEST_TIMEOUT:-300}"
 SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT:-300}"
+[ "$SANITIZE_FULL" -eq 1 ] && SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT_FULL:-900}"  # per tool
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-300}"
 SANITIZER_TOOLS="${SANITIZER_TOOLS:-memcheck}"
 # The CUDA toolkit may be installed without being on PATH.
