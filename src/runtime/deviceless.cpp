@@ -20,12 +20,14 @@ struct Range {
   int device;
 };
 
+constexpr std::uintptr_t kFakeBase = std::uintptr_t{1} << 45;  // fake device addresses: 32 TiB up
+
 struct State {
   std::atomic<bool> on{false};
   std::mutex mu;
   std::vector<gpuopt_device_info_t> devices;
-  std::map<std::uintptr_t, Range> ranges;         // begin -> (end, device)
-  std::uintptr_t next = std::uintptr_t{1} << 45;  // fake device addresses start at 32 TiB
+  std::map<std::uintptr_t, Range> ranges;  // begin -> (end, device)
+  std::uintptr_t next = kFakeBase;
 };
 
 State& state() {
@@ -66,6 +68,7 @@ void deviceless_enable(const gpuopt_device_info_t* devices, int count) {
   s.devices.assign(devices, devices + (count > 0 ? count : 0));
   for (std::size_t i = 0; i < s.devices.size(); ++i) s.devices[i].device = static_cast<int>(i);
   s.ranges.clear();
+  s.next = kFakeBase;
   s.on.store(true);
 }
 
@@ -101,6 +104,7 @@ gpuopt_status_t deviceless_allocate(const char* fn, int device, std::size_t byte
                 "device-less mode: %zu bytes exceed the fake device's memory", bytes);
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
+  if (s.ranges.empty()) s.next = kFakeBase;  // long fuzz runs never exhaust the address space
   const std::uintptr_t begin = s.next;
   s.next += (bytes + 4096 + 255) / 256 * 256;  // a gap after each allocation
   s.ranges[begin] = Range{begin + bytes, device};
