@@ -150,7 +150,7 @@ fi
 # New ops append the gtest patterns of their small cases here.
 SAN_MEMCHECK_FILTER="${SAN_MEMCHECK_FILTER:-*-Faults.Exhausted*}"  # memcheck keeps its own memory
 SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay}"
-SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*:Stress.*}"
+SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants*:AxpyBadInput.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*}"
 
 # sanitize_full: the four tools; "ERROR SUMMARY: N errors" of each run summed per tool.
 sanitize_full() {
