@@ -152,9 +152,10 @@ SAN_MEMCHECK_FILTER="${SAN_MEMCHECK_FILTER:-*-Faults.Exhausted*}"  # memcheck ke
 SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay}"
 SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants*:AxpyBadInput.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*}"
 
-# sanitize_full: the four tools; "ERROR SUMMARY: N errors" of each run summed per tool.
+# sanitize_full: the four tools; "ERROR SUMMARY: N errors" (racecheck: "RACECHECK SUMMARY: ...
+# (N errors, M warnings)") of each run summed per tool.
 sanitize_full() {
-  local summary="$OUT/sanitizer-summary.txt" plan tool filter extra log n
+  local summary="$OUT/sanitizer-summary.txt" plan tool filter extra log n tests
   : >"$summary"
   for plan in "memcheck|$SAN_MEMCHECK_FILTER" "racecheck|$SAN_SMEM_FILTER" \
     "synccheck|$SAN_SMEM_FILTER" "initcheck|$SAN_OPS_FILTER"; do
@@ -172,10 +173,14 @@ sanitize_full() {
     step "sanitizer $tool" "$log" timeout "$SANITIZER_TIMEOUT" \
       "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
       "$GPU_TESTS" --gtest_filter="$filter"
-    n="$(tail -n +"$((before + 1))" "$log" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' |
+    local rc=$?
+    n="$(tail -n +"$((before + 1))" "$log" | sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+      -e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' |
       awk '{ s += $1 } END { print s + 0 }')"
     tests="$(tail -n +"$((before + 1))" "$log" | sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' | tail -n 1)"
-    echo "$tool: ${tests:-?} GPU tests, $n errors (filter $filter)" | tee -a "$summary"
+    local note=""
+    [ "$rc" -eq 124 ] && note=" INCOMPLETE: timed out after ${SANITIZER_TIMEOUT}s"
+    echo "$tool: ${tests:-?} GPU tests, $n errors$note (exit $rc, filter $filter)" | tee -a "$summary"
   done
   # The fault-trap executable: memcheck must report the trap itself and nothing else.
   local trap_exe="$BUILD_DIR/tests/gpu/gpuopt_fault_trap"
