@@ -22,8 +22,8 @@
 #
 # Options:
 #   --sanitize            the full compute-sanitizer pass instead of the default memcheck step:
-#                         memcheck (leak check on) over the whole GPU suite and gpuopt_fault_trap's
-#                         neighbours, racecheck and synccheck over every kernel with shared
+#                         memcheck (leak check on) over the whole GPU suite (and over
+#                         gpuopt_fault_trap, whose trap is the one expected report), racecheck and synccheck over every kernel with shared
 #                         memory, barriers or clusters (small problems: SAN_SMEM_FILTER), initcheck
 #                         over the op tests (SAN_OPS_FILTER); each tool's error count is written to
 #                         sanitizer-summary.txt and the summary table. Each tool gets
