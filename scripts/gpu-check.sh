@@ -19,17 +19,18 @@
 #   CMAKE_ARGS="..."      extra configure arguments (e.g. "-DGPUOPT_BUILD_EXAMPLES=OFF")
 #   SANITIZER_GTEST_FILTER=PATTERN  gtest filter for the sanitizer run (default: every GPU test)
 #   SANITIZE=full         the same as --sanitize (below)
+#   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
+#   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
 # Options:
 #   --sanitize            the full compute-sanitizer pass instead of the default memcheck step:
-#                         memcheck (leak check on) over the whole GPU suite (and over
-#                         gpuopt_fault_trap, whose trap is the one expected report), racecheck and synccheck over every kernel with shared
-#                         memory, barriers or clusters (small problems: SAN_SMEM_FILTER), initcheck
-#                         over the op tests (SAN_OPS_FILTER); each tool's error count is written to
-#                         sanitizer-summary.txt and the summary table. Each tool gets
-#                         SANITIZER_TIMEOUT_FULL seconds (default 900).
-#   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
-#   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
+#                         memcheck (leak check on) over the whole GPU suite and over
+#                         gpuopt_fault_trap (whose trap is the one expected report), racecheck
+#                         and synccheck over every kernel with shared memory, barriers or clusters
+#                         (small problems: SAN_SMEM_FILTER), initcheck over the op tests
+#                         (SAN_OPS_FILTER); each tool's error count goes to sanitizer-summary.txt
+#                         and the summary table. Each tool gets SANITIZER_TIMEOUT_FULL seconds
+#                         (default 900).
 #
 # Files in $OUT: build.log unit.log gpu.log other.log sanitizer.log bench.json bench.txt
 # (the bench's stdout: ladder tables and bars) bench.log (its stderr: progress);
