@@ -3,9 +3,9 @@
 #
 # Configures and builds gpuopt (Release, all cores), runs the unit, GPU and remaining tests, runs
 # the GPU tests under compute-sanitizer, runs the language bindings' examples and their timing
-# against C, runs gpuopt-bench, and writes logs and bench.json under $OUT. A failing step does not stop the later ones; the summary table (step, status, seconds)
-# and the bench's ladder tables and bars are printed last, and the exit status is non-zero when
-# any step failed.
+# against C, runs gpuopt-bench, and writes logs and bench.json under $OUT. A failing step does
+# not stop the later ones; the summary table (step, status, seconds) and the bench's ladder
+# tables and bars are printed last, and the exit status is non-zero when any step failed.
 #
 # Environment:
 #   OUT=DIR               where logs go (default ./gpu-check-out); at most 8 files are written
@@ -23,14 +23,42 @@
 #   BENCH_ARGS="..."      extra gpuopt-bench arguments (e.g. "--quick")
 #   CMAKE_ARGS="..."      extra configure arguments (e.g. "-DGPUOPT_BUILD_EXAMPLES=OFF")
 #   SANITIZER_GTEST_FILTER=PATTERN  gtest filter for the sanitizer run (default: every GPU test)
+#   SANITIZE=full         the same as --sanitize (below)
 #   GPUOPT_GIT=REV        the git revision recorded in bench.json (the device copy has no .git)
 #   TEST_TIMEOUT, SANITIZER_TIMEOUT, BENCH_TIMEOUT   seconds per test / step (300 / 300 / 300)
 #
-# Files in $OUT: build.log unit.log gpu.log (GPU tests, then the compute-sanitizer runs)
-# other.log (remaining tests, then the bindings' examples) bindings.txt (the binding timing lines
-# and each binding's ratio to C) bench.json bench.txt (the bench's stdout: ladder tables and
-# bars) bench.log (its stderr: progress).
+# Options:
+#   --sanitize            the full compute-sanitizer pass instead of the default memcheck step:
+#                         memcheck (leak check on) over the whole GPU suite and over
+#                         gpuopt_fault_trap (whose trap is the one expected report), racecheck
+#                         and synccheck over every kernel with shared memory, barriers or clusters
+#                         (small problems: SAN_SMEM_FILTER), initcheck over the op tests
+#                         (SAN_OPS_FILTER); each tool's error count goes to the summary
+#                         printed at the end (and the end of gpu.log). Each tool gets
+#                         SANITIZER_TIMEOUT_FULL seconds (default 900).
+#
+# Files in $OUT (at most 8 come back from the GPU machine): build.log (configure, build, unit
+# tests) gpu.log (GPU tests, then the compute-sanitizer runs; with --sanitize their error counts
+# at its end) other.log (remaining tests, then the bindings' examples) bindings.txt (the binding
+# timing lines and each binding's ratio to C) bench.json bench.txt (the bench's stdout: ladder
+# tables and bars) bench.log (its stderr: progress).
 set -uo pipefail
+
+SANITIZE_FULL=0
+[ "${SANITIZE:-}" = full ] && SANITIZE_FULL=1
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) SANITIZE_FULL=1 ;;
+    -h | --help)
+      sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "gpu-check: unknown option $arg (see --help)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 2
@@ -40,6 +68,7 @@ ARCHS="${GPUOPT_ARCHS:-90a}"
 JOBS="$(nproc 2>/dev/null || echo 4)"
 TEST_TIMEOUT="${TEST_TIMEOUT:-300}"
 SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT:-300}"
+[ "$SANITIZE_FULL" -eq 1 ] && SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT_FULL:-900}"  # per tool
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-300}"
 SANITIZER_TOOLS="${SANITIZER_TOOLS:-memcheck}"
 # The CUDA toolkit may be installed without being on PATH.
@@ -118,7 +147,7 @@ ctest_label() {  # ctest_label NAME LOG ARGS...
   step "$name" "$log" ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout "$TEST_TIMEOUT" "$@"
 }
 if [ "$BUILT" -eq 1 ]; then
-  ctest_label "tests unit" "$OUT/unit.log" -L unit --no-tests=error
+  ctest_label "tests unit" "$OUT/build.log" -L unit --no-tests=error
   ctest_label "tests gpu" "$OUT/gpu.log" -L gpu --no-tests=error -j 4
   ctest_label "tests other" "$OUT/other.log" -LE '^(unit|gpu|bench)$' --no-tests=ignore
 else
@@ -126,6 +155,57 @@ else
 fi
 
 # --- compute-sanitizer -------------------------------------------------------------------
+# --sanitize: which GPU tests each tool runs. Kernels with shared memory, barriers or clusters
+# (racecheck, synccheck): every GEMM variant on one aligned 96x64x48 problem and in a graph, the
+# reduce ladder (textbook trees, warp shuffles, the sm90 cluster rung, CUB) on small layouts.
+# New ops append the gtest patterns of their small cases here.
+SAN_MEMCHECK_FILTER="${SAN_MEMCHECK_FILTER:-*-Faults.Exhausted*}"  # memcheck keeps its own memory
+SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay:Stencil.SanitizeSubset:Transpose.SmallLeading*:Gdn.SmallBackwardMatchesFiniteDifferences}"
+SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants*:AxpyBadInput.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*:Stencil.Sanitize*:Transpose.Small*:Gdn.Small*}"
+
+# Outside $OUT (at most 8 files come back): printed with the summary table at the end.
+SAN_SUMMARY="${TMPDIR:-/tmp}/gpuopt-sanitizer-summary.$$"
+
+# sanitize_full: the four tools; "ERROR SUMMARY: N errors" (racecheck: "RACECHECK SUMMARY: ...
+# (N errors, M warnings)") of each run summed per tool.
+sanitize_full() {
+  local summary="$SAN_SUMMARY" plan tool filter extra log n tests
+  : >"$summary"
+  for plan in "memcheck|$SAN_MEMCHECK_FILTER" "racecheck|$SAN_SMEM_FILTER" \
+    "synccheck|$SAN_SMEM_FILTER" "initcheck|$SAN_OPS_FILTER"; do
+    tool="${plan%%|*}"
+    filter="${plan#*|}"
+    extra=()
+    case "$tool" in
+      memcheck) extra=(--leak-check full) ;;
+      racecheck) extra=(--racecheck-report all) ;;
+    esac
+    log="$OUT/gpu.log"
+    echo "== compute-sanitizer --tool $tool --gtest_filter=$filter" >>"$log"
+    local before
+    before="$(wc -l <"$log")"
+    step "sanitizer $tool" "$log" timeout "$SANITIZER_TIMEOUT" \
+      "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
+      "$GPU_TESTS" --gtest_filter="$filter"
+    local rc=$?
+    n="$(tail -n +"$((before + 1))" "$log" | sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+      -e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' |
+      awk '{ s += $1 } END { print s + 0 }')"
+    tests="$(tail -n +"$((before + 1))" "$log" | sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' | tail -n 1)"
+    local note=""
+    [ "$rc" -eq 124 ] && note=" INCOMPLETE: timed out after ${SANITIZER_TIMEOUT}s"
+    echo "$tool: ${tests:-?} GPU tests, $n errors$note (exit $rc, filter $filter)" | tee -a "$summary"
+  done
+  # The fault-trap executable: memcheck must report the trap itself and nothing else.
+  local trap_exe="$BUILD_DIR/tests/gpu/gpuopt_fault_trap"
+  if [ -x "$trap_exe" ]; then
+    echo "== compute-sanitizer --tool memcheck $trap_exe (expects the trap)" >>"$OUT/gpu.log"
+    timeout "$SANITIZER_TIMEOUT" "$SAN" --tool memcheck --report-api-errors no "$trap_exe" \
+      >>"$OUT/gpu.log" 2>&1
+    echo "memcheck fault_trap: exit $? (the trap is the one expected error)" | tee -a "$summary"
+  fi
+}
+
 if [ "${SKIP_SANITIZER:-0}" = 1 ]; then
   record sanitizer "skipped (SKIP_SANITIZER=1)" 0
 elif [ "$BUILT" -ne 1 ]; then
@@ -142,13 +222,17 @@ else
     echo "no gpuopt_gpu_tests executable under $BUILD_DIR" >>"$OUT/gpu.log"
     record sanitizer "FAIL (no gpuopt_gpu_tests)" 0
   else
-    for tool in $SANITIZER_TOOLS; do
-      extra=()
-      [ "$tool" = memcheck ] && extra=(--leak-check full)
-      step "sanitizer $tool" "$OUT/gpu.log" timeout "$SANITIZER_TIMEOUT" \
-        "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
-        "$GPU_TESTS" ${SANITIZER_GTEST_FILTER:+--gtest_filter="$SANITIZER_GTEST_FILTER"}
-    done
+    if [ "$SANITIZE_FULL" -eq 1 ]; then
+      sanitize_full
+    else
+      for tool in $SANITIZER_TOOLS; do
+        extra=()
+        [ "$tool" = memcheck ] && extra=(--leak-check full)
+        step "sanitizer $tool" "$OUT/gpu.log" timeout "$SANITIZER_TIMEOUT" \
+          "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
+          "$GPU_TESTS" ${SANITIZER_GTEST_FILTER:+--gtest_filter="$SANITIZER_GTEST_FILTER"}
+      done
+    fi
   fi
 fi
 
@@ -254,6 +338,13 @@ printf '  %-20s %-62s %8s\n' step status seconds
 for i in "${!STEPS[@]}"; do
   printf '  %-20s %-62s %8s\n' "${STEPS[$i]}" "${STATUS[$i]}" "${TIMES[$i]}"
 done
+if [ -s "$SAN_SUMMARY" ]; then
+  echo
+  echo "== compute-sanitizer (--sanitize; logs in gpu.log)"
+  cat "$SAN_SUMMARY"
+  cat "$SAN_SUMMARY" >>"$OUT/gpu.log"
+  rm -f "$SAN_SUMMARY"
+fi
 if [ -s "$OUT/bindings.txt" ]; then
   echo
   echo "== bindings (bindings.txt)"

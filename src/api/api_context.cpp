@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "runtime/context.hpp"
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
@@ -51,7 +52,8 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
     for (auto& f : ctx->forced) f = -1;
     for (auto& l : ctx->last) l = -1;
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
-    GPUOPT_TRY_CUDA(cudaFree(nullptr), fn, "initializing the device's primary context");
+    if (!gpuopt::deviceless_active())
+      GPUOPT_TRY_CUDA(cudaFree(nullptr), fn, "initializing the device's primary context");
     GPUOPT_TRY(apply_env_variants(fn, *ctx));
     gpuopt::log(gpuopt::LogLevel::info, "context on device %d: %s, cc %d.%d, %d SMs", device,
                 ctx->info.name, ctx->info.cc_major, ctx->info.cc_minor, ctx->info.sm_count);

@@ -1,4 +1,5 @@
 // Stream entry points.
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/stream.hpp"
@@ -30,6 +31,8 @@ GPUOPT_API gpuopt_status_t gpuopt_stream_wrap(gpuopt_context_t ctx, void* cuda_s
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
     auto cs = static_cast<cudaStream_t>(cuda_stream);
+    if (cs && gpuopt::deviceless_active())
+      return gpuopt::deviceless_stop(fn, "cudaStreamGetDevice");
     if (cs) {
       int dev = -1;
       cudaError_t err = cudaStreamGetDevice(cs, &dev);

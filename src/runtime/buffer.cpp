@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/deviceless.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
@@ -107,6 +108,14 @@ const char* memory_kind_name(gpuopt_memory_kind_t k) {
 }
 
 gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
+  if (deviceless_active() && b.kind != GPUOPT_MEMORY_EXTERNAL && b.kind >= GPUOPT_MEMORY_DEVICE &&
+      b.kind <= GPUOPT_MEMORY_COMPRESSIBLE) {
+    GPUOPT_TRY(deviceless_allocate(fn, b.ctx->device, b.bytes, &b.device_ptr));
+    if (b.kind == GPUOPT_MEMORY_PINNED_HOST || b.kind == GPUOPT_MEMORY_MAPPED)
+      b.host_ptr = b.device_ptr;  // never dereferenced: copies stop at the CUDA call site
+    if (b.kind == GPUOPT_MEMORY_PINNED_HOST) b.device_ptr = nullptr;
+    return GPUOPT_SUCCESS;
+  }
   switch (b.kind) {
     case GPUOPT_MEMORY_DEVICE:
       GPUOPT_TRY_CUDA(cudaMalloc(&b.device_ptr, b.bytes), fn, "cudaMalloc");
@@ -142,6 +151,10 @@ gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
 }
 
 gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
+  if (deviceless_active()) {
+    if (b.kind != GPUOPT_MEMORY_EXTERNAL) deviceless_free(b.host_ptr ? b.host_ptr : b.device_ptr);
+    return GPUOPT_SUCCESS;
+  }
   switch (b.kind) {
     case GPUOPT_MEMORY_DEVICE:
       GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");

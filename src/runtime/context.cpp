@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runtime/deviceless.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
@@ -16,6 +17,7 @@ gpuopt_status_t check_context(const char* fn, gpuopt_context_t ctx, const char* 
 }
 
 gpuopt_status_t make_current(const char* fn, const Context& ctx) {
+  if (deviceless_active()) return GPUOPT_SUCCESS;
   int cur = -1;
   if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx.device)
     GPUOPT_TRY_CUDA(cudaSetDevice(ctx.device), fn, "cudaSetDevice");
@@ -49,6 +51,7 @@ void remove_compressible_range(Context& ctx, const void* p) {
 
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes) {
+  if (deviceless_active()) return deviceless_check_range(fn, arg, ctx.device, p, bytes);
   cudaPointerAttributes attr{};
   cudaError_t err = cudaPointerGetAttributes(&attr, p);
   if (err != cudaSuccess) {
@@ -58,10 +61,7 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
   }
   switch (attr.type) {
     case cudaMemoryTypeUnregistered:
-      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                  "%s (%p) is not device-accessible: it is pageable host memory or no allocation "
-                  "at all; pass device, managed or mapped pinned memory",
-                  arg, p);
+      return not_device_accessible(fn, arg, p);
     case cudaMemoryTypeHost:
       if (!attr.devicePointer)
         return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
@@ -82,8 +82,20 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
   size_t size = 0;
   CUresult r = drv.cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(p));
   if (r != CUDA_SUCCESS) return GPUOPT_SUCCESS;  // extent unknown (e.g. some VMM mappings)
+  return check_extent(fn, arg, p, bytes, static_cast<std::uintptr_t>(base), size);
+}
+
+gpuopt_status_t not_device_accessible(const char* fn, const char* arg, const void* p) {
+  return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+              "%s (%p) is not device-accessible: it is pageable host memory or no allocation "
+              "at all; pass device, managed or mapped pinned memory",
+              arg, p);
+}
+
+gpuopt_status_t check_extent(const char* fn, const char* arg, const void* p, std::size_t bytes,
+                             std::uintptr_t base, std::size_t size) {
   auto begin = reinterpret_cast<std::uintptr_t>(p);
-  std::uintptr_t end_alloc = static_cast<std::uintptr_t>(base) + size;
+  std::uintptr_t end_alloc = base + size;
   if (bytes > end_alloc - begin)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "%s (%p) needs %zu bytes but its allocation ends %zu bytes after it", arg, p, bytes,

@@ -47,4 +47,10 @@ void remove_compressible_range(Context& ctx, const void* p);
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes);
 
+// The two verdicts check_device_range shares with the device-less allocator table: p is no
+// device-accessible memory; [p, p + bytes) runs past its allocation [base, base + size).
+gpuopt_status_t not_device_accessible(const char* fn, const char* arg, const void* p);
+gpuopt_status_t check_extent(const char* fn, const char* arg, const void* p, std::size_t bytes,
+                             std::uintptr_t base, std::size_t size);
+
 }  // namespace gpuopt

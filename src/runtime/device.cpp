@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/deviceless.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
 
@@ -37,6 +38,7 @@ gpuopt_status_t query_device_info(const char* fn, int device, gpuopt_device_info
   if (device < 0)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "device is %d; expected a CUDA ordinal >= 0",
                 device);
+  if (deviceless_active()) return deviceless_device_info(fn, device, info);
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/deviceless.hpp"
+
 namespace gpuopt {
 namespace {
 
@@ -41,6 +43,8 @@ DriverApi load_all() {
 }  // namespace
 
 const DriverApi& driver_api() {
+  static const DriverApi none{};
+  if (deviceless_active()) return none;  // device-less mode: no driver entry point is looked up
   static const DriverApi api = load_all();
   return api;
 }

@@ -56,6 +56,10 @@ gpuopt_status_t status_of_cuda(cudaError_t err) {
 }
 
 gpuopt_status_t fail_cuda(cudaError_t err, const char* fn, const char* what) {
+  // Clear a non-sticky error (out of memory, an illegal call during capture, ...) so that the
+  // next launch's cudaGetLastError does not report it again: the context keeps working. A sticky
+  // error (a kernel fault) stays: every later call reports it.
+  cudaGetLastError();
   return fail(status_of_cuda(err), fn, "%s: %s (%s)", what, cudaGetErrorName(err),
               cudaGetErrorString(err));
 }

@@ -40,9 +40,16 @@ gpuopt_status_t guarded(const char* fn, Body&& body) noexcept {
 
 }  // namespace gpuopt
 
-// Returns from the enclosing function when a CUDA call fails.
+namespace gpuopt {
+// Device-less mode (runtime/deviceless.hpp): the test seam that stops at every CUDA call site.
+bool deviceless_active();
+gpuopt_status_t deviceless_stop(const char* fn, const char* what);
+}  // namespace gpuopt
+
+// Returns from the enclosing function when a CUDA call fails (in device-less mode, before it).
 #define GPUOPT_TRY_CUDA(call, fn, what)                                                \
   do {                                                                                 \
+    if (::gpuopt::deviceless_active()) return ::gpuopt::deviceless_stop(fn, what);     \
     cudaError_t gpuopt_err_ = (call);                                                  \
     if (gpuopt_err_ != cudaSuccess) return ::gpuopt::fail_cuda(gpuopt_err_, fn, what); \
   } while (0)

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 
@@ -59,6 +60,12 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
   // stream_close releases whatever was made so far on every early return.
   std::unique_ptr<Stream, void (*)(Stream*)> s(new Stream, stream_close);
   s->ctx = &ctx;
+  if (deviceless_active()) {  // no CUDA stream, cuBLAS handle or workspace
+    handle_register(s.get(), HandleKind::stream);
+    ctx.live_objects.fetch_add(1);
+    *out = s.release();
+    return GPUOPT_SUCCESS;
+  }
   s->stream = cuda_stream;
   if (owned) {
     GPUOPT_TRY_CUDA(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), fn,
@@ -97,7 +104,7 @@ void stream_close(Stream* s) {
     if (s->op_workspace) cudaFree(s->op_workspace);
   }
   if (s->owned && s->stream) cudaStreamDestroy(s->stream);
-  cudaGetLastError();
+  if (!deviceless_active()) cudaGetLastError();
   delete s;
 }
 

@@ -1,0 +1,149 @@
+// Handle lifetimes and validation past the handles, host-only, through device-less mode (the
+// test seam of src/runtime/deviceless.hpp: fake devices, fake allocations, no CUDA call):
+// destroyed, foreign and wrong-kind handles answer GPUOPT_ERROR_INVALID_HANDLE, destroying twice
+// is harmless, pointer checks answer from the fake allocator. Inputs the fuzzer (tests/fuzz) once
+// crashed on are replayed here as regression cases.
+#include "runtime/deviceless.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gpuopt.h"
+#include "test_support.hpp"
+
+namespace {
+
+class Deviceless : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
+    gpuopt::deviceless_enable(devices, 2);
+    ASSERT_EQ(gpuopt_context_create(0, &ctx_), GPUOPT_SUCCESS) << unit::last_message();
+    ASSERT_EQ(gpuopt_stream_create(ctx_, &stream_), GPUOPT_SUCCESS) << unit::last_message();
+  }
+  void TearDown() override {
+    EXPECT_EQ(gpuopt_stream_destroy(stream_), GPUOPT_SUCCESS) << unit::last_message();
+    EXPECT_EQ(gpuopt_context_destroy(ctx_), GPUOPT_SUCCESS) << unit::last_message();
+    gpuopt::deviceless_disable();
+  }
+  void* buffer(gpuopt_context_t c, std::size_t bytes) {
+    gpuopt_buffer_t b = nullptr;
+    EXPECT_EQ(gpuopt_buffer_create(c, bytes, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+    buffers_.push_back(b);
+    void* p = nullptr;
+    EXPECT_EQ(gpuopt_buffer_device_pointer(b, &p), GPUOPT_SUCCESS);
+    return p;
+  }
+  void free_buffers() {
+    for (gpuopt_buffer_t b : buffers_) EXPECT_EQ(gpuopt_buffer_destroy(b), GPUOPT_SUCCESS);
+    buffers_.clear();
+  }
+  gpuopt_reduce_desc_t sum_desc(std::int64_t n) const {
+    gpuopt_reduce_desc_t d{};
+    d.struct_size = sizeof d;
+    d.op = GPUOPT_REDUCE_SUM;
+    d.in_type = GPUOPT_DTYPE_F32;
+    d.n = n;
+    return d;
+  }
+
+  gpuopt_context_t ctx_ = nullptr;
+  gpuopt_stream_t stream_ = nullptr;
+  std::vector<gpuopt_buffer_t> buffers_;
+};
+
+TEST_F(Deviceless, DestroyedContextAnswersInvalidHandleAndDoubleDestroyIsHarmless) {
+  gpuopt_context_t c = nullptr;
+  ASSERT_EQ(gpuopt_context_create(1, &c), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_context_destroy(c), GPUOPT_SUCCESS);
+  gpuopt_device_info_t info{};
+  info.struct_size = sizeof info;
+  EXPECT_EQ(gpuopt_context_device_info(c, &info), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "ctx")) << unit::last_message();
+  EXPECT_EQ(gpuopt_context_destroy(c), GPUOPT_ERROR_INVALID_HANDLE);
+  gpuopt_stream_t s = nullptr;
+  EXPECT_EQ(gpuopt_stream_create(c, &s), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(s, nullptr);
+}
+
+TEST_F(Deviceless, DestroyedStreamAndBufferAnswerInvalidHandleAndDoubleDestroyIsHarmless) {
+  gpuopt_stream_t s = nullptr;
+  gpuopt_buffer_t b = nullptr;
+  ASSERT_EQ(gpuopt_stream_create(ctx_, &s), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_buffer_create(ctx_, 256, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_buffer_destroy(b), GPUOPT_SUCCESS);
+  void* native = nullptr;
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpuopt_stream_native(s, &native), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_buffer_destroy(b), GPUOPT_ERROR_INVALID_HANDLE);
+  const gpuopt_reduce_desc_t d = sum_desc(16);
+  void* p = buffer(ctx_, 1024);
+  EXPECT_EQ(gpuopt_reduce(ctx_, s, &d, p, p), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  free_buffers();
+}
+
+TEST_F(Deviceless, WrongKindAndForeignHandlesAnswerInvalidHandle) {
+  alignas(64) unsigned char foreign[256] = {};
+  gpuopt_device_info_t info{};
+  info.struct_size = sizeof info;
+  EXPECT_EQ(gpuopt_context_device_info(reinterpret_cast<gpuopt_context_t>(stream_), &info),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_context_device_info(reinterpret_cast<gpuopt_context_t>(foreign), &info),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_graph_destroy(reinterpret_cast<gpuopt_graph_t>(ctx_)),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_stream_destroy(reinterpret_cast<gpuopt_stream_t>(ctx_)),
+            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_buffer_destroy(reinterpret_cast<gpuopt_buffer_t>(foreign)),
+            GPUOPT_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(Deviceless, StreamOfAnotherContextIsRefused) {
+  gpuopt_context_t other = nullptr;
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_context_create(1, &other), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_stream_create(other, &s), GPUOPT_SUCCESS);
+  const gpuopt_reduce_desc_t d = sum_desc(16);
+  void* p = buffer(ctx_, 1024);
+  EXPECT_EQ(gpuopt_reduce(ctx_, s, &d, p, p), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_ERROR_INVALID_ARGUMENT);  // owns a stream
+  free_buffers();
+  EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+TEST_F(Deviceless, PointerChecksAnswerFromTheFakeAllocator) {
+  gpuopt_context_t other = nullptr;
+  ASSERT_EQ(gpuopt_context_create(1, &other), GPUOPT_SUCCESS);
+  void* in = buffer(ctx_, 64 * sizeof(float));
+  void* out = buffer(ctx_, 256);
+  void* elsewhere = buffer(other, 256);
+  float host[64] = {};
+  gpuopt_reduce_desc_t d = sum_desc(64);
+  EXPECT_EQ(gpuopt_reduce(ctx_, stream_, &d, in, out), GPUOPT_SUCCESS) << unit::last_message();
+  EXPECT_EQ(gpuopt_reduce(ctx_, stream_, &d, elsewhere, out), GPUOPT_ERROR_WRONG_DEVICE);
+  EXPECT_EQ(gpuopt_reduce(ctx_, stream_, &d, host, out), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "in")) << unit::last_message();
+  d.n = 65;  // one element past the allocation
+  EXPECT_EQ(gpuopt_reduce(ctx_, stream_, &d, in, out), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(unit::last_message().find("allocation ends"), std::string::npos)
+      << unit::last_message();
+  d.n = 64;
+  EXPECT_EQ(gpuopt_reduce(ctx_, stream_, &d, static_cast<char*>(in) + 2, out),
+            GPUOPT_ERROR_MISALIGNED);
+  // Past validation nothing reaches CUDA: a copy stops at its CUDA call with NO_DEVICE.
+  EXPECT_EQ(gpuopt_buffer_copy_from_host(buffers_[0], stream_, 0, host, sizeof host),
+            GPUOPT_ERROR_NO_DEVICE);
+  EXPECT_NE(unit::last_message().find("device-less"), std::string::npos) << unit::last_message();
+  free_buffers();
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+}  // namespace
