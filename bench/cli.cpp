@@ -80,6 +80,8 @@ const char* usage() {
          "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
          "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
          "                       n = the largest --sizes, 2^28 by default)\n"
+         "                       | segmented_sort (4M x 128 fixed and 1M random-size\n"
+         "                       segments of i32 keys, against cub)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 and bf16 are gemm only\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -136,8 +138,9 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--op") {
       o.op = need();
       if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
-          o.op != "reduce") {
-        throw UsageError("--op: '" + o.op + "' is not one of all, axpy, axpy_x1000, gemm, reduce");
+          o.op != "reduce" && o.op != "segmented_sort") {
+        throw UsageError("--op: '" + o.op +
+                         "' is not one of all, axpy, axpy_x1000, gemm, reduce, segmented_sort");
       }
     } else if (a == "--dtype") {
       std::string v = need();

@@ -16,6 +16,7 @@
 #include "suite_axpy.hpp"
 #include "suite_gemm.hpp"
 #include "suite_reduce.hpp"
+#include "suite_segmented_sort.hpp"
 #include "suite_graph.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
@@ -133,10 +134,12 @@ int run(Options opt) {
     const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
     const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
     const std::vector<VariantSpec> reduce_table = list_variants(ctx, GPUOPT_OP_REDUCE);
+    const std::vector<VariantSpec> sort_table = list_variants(ctx, GPUOPT_OP_SEGMENTED_SORT);
     std::vector<const std::vector<VariantSpec>*> tables;
     if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
     if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
     if (opt.wants_op("reduce")) tables.push_back(&reduce_table);
+    if (opt.wants_op("segmented_sort")) tables.push_back(&sort_table);
     check_variant_names(opt, tables);
     const Options axpy_opt = narrowed(opt, table);
     const Options gemm_opt = narrowed(opt, gemm_table);
@@ -146,6 +149,9 @@ int run(Options opt) {
     const std::vector<ReduceGroup> reduce_groups = plan_reduce(reduce_opt, reduce_table);
     int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
                 reduce_row_count(reduce_groups);
+    const Options sort_opt = narrowed(opt, sort_table);
+    const std::vector<SortGroup> sort_groups = plan_segmented_sort(sort_opt, sort_table);
+    total += segmented_sort_row_count(sort_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -167,12 +173,15 @@ int run(Options opt) {
     for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
     env.opt = reduce_opt;
     for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
+    env.opt = sort_opt;
+    for (const SortGroup& g : sort_groups) run_segmented_sort_group(env, g, &res.rows);
     env.opt = opt;
 
     finish_rows(res);
     compute_bars(res, axpy_opt);
     compute_gemm_bars(res, gemm_opt, gemm_groups);
     compute_reduce_bars(res, reduce_groups);
+    compute_segmented_sort_bars(res, sort_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();
