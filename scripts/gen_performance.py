@@ -113,6 +113,26 @@ def gemm_ladder(rows):
     return lines + table(header, body) + [""]
 
 
+def sort_ladder(rows):
+    """Markdown lines for one segmented-sort table: GB/s of keys read + written, vs cub."""
+    first = rows[0]
+    lines = ["#### segmented_sort {} {}".format(first.get("dtype"), first.get("shape")), ""]
+    vendors = {(r.get("vendor"), r.get("vendor_ms")) for r in rows if r.get("vendor")}
+    if vendors:
+        name, ms = sorted(vendors, key=str)[0]
+        lines += ["Vendor: {} (cub::DeviceSegmentedSort) at {} ms in the same run.".format(
+            name, fmt(ms, ".3f")), ""]
+    header = ["variant", "ms", "GB/s (read + write)", "share of roof", "vs cub", "correct",
+              "note"]
+    body = []
+    for r in rows:
+        share = r.get("share_of_roof")
+        body.append([r.get("variant"), fmt(r.get("ms"), ".4f"), fmt(r.get("gbs"), ".0f"),
+                     fmt(share * 100 if is_num(share) else None, ".1f", "%"),
+                     fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r), note_cell(r)])
+    return lines + table(header, body) + [""]
+
+
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
@@ -153,8 +173,10 @@ def section(path, doc):
 
     groups = {}
     gemm_groups = {}
+    sort_groups = {}
     for r in doc.get("results", []):
-        (gemm_groups if r.get("op") == "gemm" else groups).setdefault(group_key(r), []).append(r)
+        target = {"gemm": gemm_groups, "segmented_sort": sort_groups}.get(r.get("op"), groups)
+        target.setdefault(group_key(r), []).append(r)
     if groups:
         lines += ["### Ladders", "",
                   "ms is the median of the timed samples (CUDA events, after warm-up); GB/s counts "
@@ -172,6 +194,13 @@ def section(path, doc):
                   "(bf16), no NaN.", ""]
         for rows in gemm_groups.values():
             lines += gemm_ladder(rows)
+    if sort_groups:
+        lines += ["### Segmented sort", "",
+                  "Stable sort of every segment (i32 keys, ascending). GB/s counts the keys read "
+                  "and written (8 bytes a key); vs cub is cub ms / ms in the same run. Each row is "
+                  "checked on 64 segments against std::sort before timing.", ""]
+        for rows in sort_groups.values():
+            lines += sort_ladder(rows)
     return lines
 
 

@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(N / kItems) block_bitonic_kernel(const SortArg
     work_range(a, w, start, &lo, &size);
     U k[kItems];
     unsigned x[kItems];
-    load_keys<U, kItems>(a, lo, size, t * kItems, k, x);
+    load_keys<U, kItems>(a, lo, size, t, N / kItems, k, x);
     group_sort<U, kIdx, kItems, 32>(k, x, t & 31);
     block_merges<U, kIdx, N, 2 * kChunk>(k, x, sk, sx);
     store_sorted<U, VB, kItems>(a, lo, size, t * kItems, k, x);

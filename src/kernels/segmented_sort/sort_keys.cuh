@@ -224,30 +224,36 @@ __device__ __forceinline__ void group_sort(U (&k)[ITEMS], unsigned (&x)[ITEMS], 
 
 // ---- register tiles <-> global memory --------------------------------------------------------
 
-// Loads the ITEMS keys from position first of the segment (keys past size: all ones, sorting
-// last), mapped; x = their indices.
+// Loads ITEMS keys of the segment into thread g of a group of G threads, striped (key j of the
+// thread is item j * G + g; 16-byte vectors q * G + g on the vector path), so every load
+// instruction is coalesced. Any placement works: the network sorts by key (and index), and x
+// records each key's index in the segment. Keys past size: all ones (sorting last), mapped.
 template <class U, int ITEMS>
-__device__ __forceinline__ void load_keys(const SortArgs& a, long long lo, long long size, int first,
-                                          U (&k)[ITEMS], unsigned (&x)[ITEMS]) {
+__device__ __forceinline__ void load_keys(const SortArgs& a, long long lo, long long size, int g,
+                                          int G, U (&k)[ITEMS], unsigned (&x)[ITEMS]) {
   const U* in = static_cast<const U*>(a.keys_in) + lo;
   if constexpr ((ITEMS * sizeof(U)) % 16 == 0) {
+    constexpr int kPer = static_cast<int>(16 / sizeof(U));  // keys per vector
     if (a.vec && size > 0) {
-      const uint4* v = reinterpret_cast<const uint4*>(in + first);
-      U t[ITEMS];
+      const uint4* v = reinterpret_cast<const uint4*>(in);
 #pragma unroll
-      for (int q = 0; q < static_cast<int>(ITEMS * sizeof(U) / 16); ++q)
-        reinterpret_cast<uint4*>(t)[q] = __ldcs(v + q);
+      for (int q = 0; q < ITEMS / kPer; ++q) {
+        const int vi = q * G + g;
+        const uint4 raw = __ldcs(v + vi);
+        alignas(16) U t[kPer];
+        *reinterpret_cast<uint4*>(t) = raw;
 #pragma unroll
-      for (int j = 0; j < ITEMS; ++j) {
-        k[j] = map_key(t[j], a.kind, a.descending);
-        x[j] = static_cast<unsigned>(first + j);
+        for (int e = 0; e < kPer; ++e) {
+          k[q * kPer + e] = map_key(t[e], a.kind, a.descending);
+          x[q * kPer + e] = static_cast<unsigned>(vi * kPer + e);
+        }
       }
       return;
     }
   }
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
-    const int i = first + j;
+    const int i = j * G + g;
     k[j] = i < size ? map_key(in[i], a.kind, a.descending) : ~U(0);
     x[j] = static_cast<unsigned>(i);
   }
@@ -262,7 +268,7 @@ __device__ __forceinline__ void store_sorted(const SortArgs& a, long long lo, lo
   bool done = false;
   if constexpr ((ITEMS * sizeof(U)) % 16 == 0) {
     if (a.vec && size > 0) {
-      U t[ITEMS];
+      alignas(16) U t[ITEMS];
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) t[j] = unmap_key(k[j], a.kind, a.descending);
       uint4* v = reinterpret_cast<uint4*>(out + first);

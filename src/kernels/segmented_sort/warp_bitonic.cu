@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kWarpKernelThreads)
     if (item < total) work_range(a, item, start, &lo, &size);
     U k[ITEMS];
     unsigned x[ITEMS];
-    load_keys<U, ITEMS>(a, lo, size, gl * ITEMS, k, x);
+    load_keys<U, ITEMS>(a, lo, size, gl, LANES, k, x);
     group_sort<U, VB != 0, ITEMS, LANES>(k, x, gl);
     store_sorted<U, VB, ITEMS>(a, lo, size, gl * ITEMS, k, x);
   }
