@@ -15,9 +15,9 @@
 #include "roofs.hpp"
 #include "suite_axpy.hpp"
 #include "suite_gemm.hpp"
+#include "suite_graph.hpp"
 #include "suite_reduce.hpp"
 #include "suite_segmented_sort.hpp"
-#include "suite_graph.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
 #define GPUOPT_BENCH_GIT ""

@@ -70,8 +70,8 @@ void check_rows(BenchEnv& env, const SortGroup& g, const Layout& l, std::uint64_
 }
 
 void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layout& l,
-             std::uint64_t seed, const std::int64_t* d_offsets, const void* in, void* out,
-             void* ws, std::size_t ws_bytes, Row* r) {
+             std::uint64_t seed, const std::int64_t* d_offsets, const void* in, void* out, void* ws,
+             std::size_t ws_bytes, Row* r) {
   const gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_SEGMENTED_SORT,
                                                         v.is_auto ? nullptr : v.name.c_str());
   if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
@@ -84,8 +84,8 @@ void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layo
   d.segment_size = g.segment_size;
   d.offsets = d_offsets;
   auto call = [&] {
-    GPUOPT_CHECK(gpuopt_segmented_sort(env.ctx, env.stream, &d, in, out, nullptr, nullptr, ws,
-                                       ws_bytes));
+    GPUOPT_CHECK(
+        gpuopt_segmented_sort(env.ctx, env.stream, &d, in, out, nullptr, nullptr, ws, ws_bytes));
   };
   CUDA_CHECK(cudaMemsetAsync(out, 0xA5, static_cast<std::size_t>(l.items) * 4, env.cu));
   call();
@@ -100,7 +100,8 @@ void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layo
     tc.repeats = 3;
     tc.inner = 1;
   }
-  const Timing t = time_on_stream(env.cu, [&](long) { call(); }, tc);
+  const Timing t = time_on_stream(
+      env.cu, [&](long) { call(); }, tc);
   r->ms = t.median_ms;
   r->ms_min = t.min_ms;
   r->ms_max = t.max_ms;
@@ -173,8 +174,8 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
       out = std::make_unique<DeviceBuffer>(env.ctx, bytes, GPUOPT_MEMORY_DEVICE);
       fill_sort_keys(static_cast<int*>(in->device_ptr()), l.items, seed, env.cu);
       if (!l.offsets.empty()) {
-        offsets = std::make_unique<DeviceBuffer>(env.ctx, l.offsets.size() * 8,
-                                                 GPUOPT_MEMORY_DEVICE);
+        offsets =
+            std::make_unique<DeviceBuffer>(env.ctx, l.offsets.size() * 8, GPUOPT_MEMORY_DEVICE);
         CUDA_CHECK(cudaMemcpyAsync(offsets->device_ptr(), l.offsets.data(), l.offsets.size() * 8,
                                    cudaMemcpyHostToDevice, env.cu));
       }
@@ -186,8 +187,7 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
       d.segment_size = g.segment_size;
       d.offsets = offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr;
       GPUOPT_CHECK(gpuopt_segmented_sort_workspace_size(env.ctx, &d, &ws_bytes));
-      ws = std::make_unique<DeviceBuffer>(env.ctx, ws_bytes ? ws_bytes : 256,
-                                          GPUOPT_MEMORY_DEVICE);
+      ws = std::make_unique<DeviceBuffer>(env.ctx, ws_bytes ? ws_bytes : 256, GPUOPT_MEMORY_DEVICE);
       CUDA_CHECK(cudaStreamSynchronize(env.cu));
     } catch (const BenchError& e) {
       setup_error = e.what();

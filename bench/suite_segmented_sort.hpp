@@ -16,7 +16,7 @@
 namespace bench {
 
 struct SortGroup {
-  std::string shape;             // "fixed 4194304 x 128", "offsets 1048576 x rand(1..1024)"
+  std::string shape;  // "fixed 4194304 x 128", "offsets 1048576 x rand(1..1024)"
   std::int64_t segments = 0;
   std::int64_t segment_size = 0;  // fixed layout; 0: random sizes 1..max_size by offsets
   std::int64_t max_size = 0;

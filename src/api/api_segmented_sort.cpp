@@ -50,9 +50,8 @@ gpuopt_status_t read_desc(const char* fn, const gpuopt_segmented_sort_desc_t* d,
   if (d->num_segments < 0)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "desc->num_segments is %" PRId64 "; expected >= 0", d->num_segments);
-  const std::size_t widest = ks > static_cast<std::size_t>(d->value_bytes)
-                                 ? ks
-                                 : static_cast<std::size_t>(d->value_bytes);
+  const std::size_t widest =
+      ks > static_cast<std::size_t>(d->value_bytes) ? ks : static_cast<std::size_t>(d->value_bytes);
   if (static_cast<std::uint64_t>(d->num_items) > (SIZE_MAX / 4) / widest)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "desc->num_items is %" PRId64 "; the arrays overflow the address space",
@@ -65,11 +64,11 @@ gpuopt_status_t read_desc(const char* fn, const gpuopt_segmented_sort_desc_t* d,
     if (d->segment_size < 0)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                   "desc->segment_size is %" PRId64 "; expected >= 0", d->segment_size);
-    const bool overflow =
-        d->segment_size > 0 && d->num_segments > INT64_MAX / d->segment_size;
+    const bool overflow = d->segment_size > 0 && d->num_segments > INT64_MAX / d->segment_size;
     if (overflow || d->num_segments * d->segment_size != d->num_items)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                  "desc->num_items is %" PRId64 "; fixed-size segments (desc->offsets NULL) need "
+                  "desc->num_items is %" PRId64
+                  "; fixed-size segments (desc->offsets NULL) need "
                   "num_segments * segment_size = %" PRId64 " x %" PRId64
                   "; for variable segments set desc->offsets",
                   d->num_items, d->num_segments, d->segment_size);
@@ -115,7 +114,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort_workspace_size(
     gpuopt::SegmentedSortProblem p;
     GPUOPT_TRY(read_desc(kWsFn, desc, &p));
     GPUOPT_TRY(gpuopt::make_current(kWsFn, *ctx));
-    *bytes = p.num_items == 0 || p.num_segments == 0 ? 0 : gpuopt::segmented_sort_workspace_bytes(p);
+    *bytes =
+        p.num_items == 0 || p.num_segments == 0 ? 0 : gpuopt::segmented_sort_workspace_bytes(p);
     return GPUOPT_SUCCESS;
   });
 }

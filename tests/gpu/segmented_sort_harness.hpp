@@ -26,7 +26,7 @@ struct SortSpec {
   bool descending = false;
   bool use_offsets = false;
   std::int64_t num_segments = 0;
-  std::int64_t segment_size = 0;     // fixed layout
+  std::int64_t segment_size = 0;      // fixed layout
   std::vector<std::int64_t> offsets;  // offsets layout (num_segments + 1)
   std::int64_t num_items = 0;
   int distinct = 0;      // > 0: keys drawn from this many values (duplicates: stability)
@@ -39,8 +39,9 @@ inline std::size_t key_bytes(gpuopt_dtype_t t) {
 
 inline std::string describe(const SortSpec& s) {
   std::string d = std::string(gpuopt_dtype_name(s.type)) + " v" + std::to_string(s.value_bytes) +
-                  (s.descending ? " desc" : " asc") + " segments=" +
-                  std::to_string(s.num_segments) + " items=" + std::to_string(s.num_items);
+                  (s.descending ? " desc" : " asc") +
+                  " segments=" + std::to_string(s.num_segments) +
+                  " items=" + std::to_string(s.num_items);
   d += s.use_offsets ? " offsets" : " size=" + std::to_string(s.segment_size);
   if (s.distinct) d += " distinct=" + std::to_string(s.distinct);
   if (s.special) d += " special";
@@ -103,7 +104,8 @@ class SortCase {
       values_.resize(n * static_cast<std::size_t>(s_.value_bytes));
       for (std::size_t i = 0; i < n; ++i) {
         const std::uint64_t v = i;  // the original index: values follow keys, stability
-        std::memcpy(values_.data() + i * s_.value_bytes, &v, static_cast<std::size_t>(s_.value_bytes));
+        std::memcpy(values_.data() + i * s_.value_bytes, &v,
+                    static_cast<std::size_t>(s_.value_bytes));
       }
     }
   }
@@ -180,9 +182,8 @@ class SortCase {
         int c = compare_keys(s_.type, &ko[(i - 1) * kb], &ko[i * kb]);
         if (s_.descending) c = -c;
         if (c > 0)
-          return ::testing::AssertionFailure()
-                 << "segment " << seg << " [" << lo << ", " << hi << "): item " << i
-                 << " out of order";
+          return ::testing::AssertionFailure() << "segment " << seg << " [" << lo << ", " << hi
+                                               << "): item " << i << " out of order";
       }
       if (vb) {
         // A permutation, values following keys, stable among equal keys.
@@ -198,12 +199,10 @@ class SortCase {
                    << ", not a fresh index of the segment";
           if (std::memcmp(&ko[i * kb], &keys_[v * kb], kb) != 0)
             return ::testing::AssertionFailure()
-                   << "segment " << seg << ": key at " << i << " is not the key of its value "
-                   << v;
+                   << "segment " << seg << ": key at " << i << " is not the key of its value " << v;
           if (i > lo && std::memcmp(&ko[(i - 1) * kb], &ko[i * kb], kb) == 0 && prev > v)
-            return ::testing::AssertionFailure()
-                   << "segment " << seg << ": equal keys at " << i - 1 << ", " << i
-                   << " out of input order (unstable)";
+            return ::testing::AssertionFailure() << "segment " << seg << ": equal keys at " << i - 1
+                                                 << ", " << i << " out of input order (unstable)";
           prev = v;
         }
       } else {
@@ -274,7 +273,8 @@ class SortCase {
       const double d = kSpecial[rng_.integer(0, 9)];
       if (s_.type == GPUOPT_DTYPE_F32) {
         float f = static_cast<float>(d);
-        if (d == std::numeric_limits<double>::denorm_min()) f = std::numeric_limits<float>::denorm_min();
+        if (d == std::numeric_limits<double>::denorm_min())
+          f = std::numeric_limits<float>::denorm_min();
         std::memcpy(out, &f, 4);
       } else {
         std::memcpy(out, &d, 8);
@@ -282,7 +282,8 @@ class SortCase {
       return;
     }
     if (is_float) {  // finite random values of both signs and many magnitudes
-      const double d = rng_.uniform(-1.0, 1.0) * std::pow(2.0, static_cast<double>(rng_.integer(-30, 30)));
+      const double d =
+          rng_.uniform(-1.0, 1.0) * std::pow(2.0, static_cast<double>(rng_.integer(-30, 30)));
       if (s_.type == GPUOPT_DTYPE_F32) {
         const float f = static_cast<float>(d);
         std::memcpy(out, &f, 4);

@@ -135,7 +135,8 @@ TEST_F(SegmentedSort, FixedSizesEveryVariantTypeOrderAndValues) {
     for (int vb : {0, 4, 8})
       for (bool desc : {false, true})
         for (std::int64_t size : kSizes) {
-          const std::int64_t segments = size == 0 ? 5 : std::max<std::int64_t>(3, (8000 / size) | 1);
+          const std::int64_t segments =
+              size == 0 ? 5 : std::max<std::int64_t>(3, (8000 / size) | 1);
           run_all(fixed(t, vb, desc, segments, size));
           if (HasFatalFailure()) return;
         }
@@ -160,8 +161,9 @@ TEST_F(SegmentedSort, OffsetsWithEmptyAndSingleItemSegments) {
 }
 
 TEST_F(SegmentedSort, OffsetsEverySizeClassAndLargeSegments) {
-  std::vector<std::int64_t> sizes = {0, 1, 2, 8, 9, 16, 17, 64, 65, 256, 257, 512, 513, 1024,
-                                     1025, 2048, 2049, 4096, 4097, 9001, 0, 1, 3};
+  std::vector<std::int64_t> sizes = {0,    1,    2,    8,    9,   16,   17,   64,
+                                     65,   256,  257,  512,  513, 1024, 1025, 2048,
+                                     2049, 4096, 4097, 9001, 0,   1,    3};
   for (gpuopt_dtype_t t : {GPUOPT_DTYPE_U32, GPUOPT_DTYPE_F32, GPUOPT_DTYPE_I64})
     for (int vb : {0, 4}) {
       run_all(with_offsets(t, vb, t == GPUOPT_DTYPE_F32, sizes));
@@ -254,14 +256,16 @@ TEST_F(SegmentedSort, GraphCaptureAndReplay) {
   force("auto");
 }
 
-// Offsets that break the contract (decreasing, negative, past num_items) are clamped.
+// Offsets that break the contract (negative, past num_items, decreasing) are clamped into
+// [0, num_items] and made non-decreasing per segment: nothing is read or written out of bounds.
 TEST_F(SegmentedSort, BadOffsetsAreClamped) {
   for (const char* v : {"binned", "cub"}) {
     SCOPED_TRACE(v);
     force(v);
     SortSpec s = with_offsets(GPUOPT_DTYPE_I32, 4, false, {10, 20, 30, 40, 5000});
-    s.offsets = {-50, 10, 5, 40, 1 << 30, 7, 8};  // 6 segments
-    s.num_segments = 6;
+    // Clamped: [0, 10), [10, 10), [10, 40), [40, 6000), [6000, 6000) (a decreasing end).
+    s.offsets = {-50, 10, 10, 40, 1 << 30, 7};
+    s.num_segments = 5;
     s.num_items = 6000;
     SortCase c(s, rng_.split());
     c.upload();
@@ -313,7 +317,8 @@ TEST_F(SegmentedSortBadInput, NullHandlesDescAndStructSize) {
                 gpuopt_segmented_sort(nullptr, stream_, &d_, keys_->data(), out_->data(), nullptr,
                                       nullptr, ws_->data(), ws_bytes_));
   EXPECT_TRUE(gput::MessageNames("gpuopt_segmented_sort", "ctx"));
-  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, call(nullptr, keys_->data(), out_->data(), ws_bytes_));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                call(nullptr, keys_->data(), out_->data(), ws_bytes_));
   EXPECT_TRUE(gput::MessageNames("gpuopt_segmented_sort", "desc"));
   d_.struct_size = 8;
   EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, call());
@@ -357,7 +362,8 @@ TEST_F(SegmentedSortBadInput, PointersWorkspaceAndOverlap) {
   EXPECT_STATUS(GPUOPT_ERROR_MISALIGNED,
                 call(&d_, keys_->data(), reinterpret_cast<char*>(out_->data()) + 2, ws_bytes_));
   EXPECT_TRUE(gput::MessageNames("gpuopt_segmented_sort", "keys_out"));
-  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, call(&d_, keys_->data(), out_->data(), ws_bytes_ - 1));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                call(&d_, keys_->data(), out_->data(), ws_bytes_ - 1));
   EXPECT_TRUE(gput::MessageNames("gpuopt_segmented_sort", "workspace_bytes"));
   EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, call(&d_, keys_->data(), keys_->data(), ws_bytes_));
   EXPECT_TRUE(gput::MessageNames("gpuopt_segmented_sort", "keys_out"));

@@ -29,8 +29,8 @@ int index_of(const char* name) {
 Choice choose(const SegmentedSortProblem& p, int forced = -1) {
   int count = 0;
   const auto* t = gpuopt::segmented_sort_variants(&count);
-  return gpuopt::choose_variant(t, count, p, p.key_type, gpuopt::synthetic_device(90, 132),
-                                forced, true);
+  return gpuopt::choose_variant(t, count, p, p.key_type, gpuopt::synthetic_device(90, 132), forced,
+                                true);
 }
 
 std::string name_of(const Choice& c) {
@@ -116,9 +116,9 @@ TEST(SegmentedSortEntryPoints, NullContextIsInvalidHandle) {
   std::size_t bytes = 0;
   EXPECT_EQ(gpuopt_segmented_sort_workspace_size(nullptr, &d, &bytes), GPUOPT_ERROR_INVALID_HANDLE);
   EXPECT_TRUE(unit::has_word(unit::last_message(), "gpuopt_segmented_sort_workspace_size"));
-  EXPECT_EQ(gpuopt_segmented_sort(nullptr, nullptr, &d, nullptr, nullptr, nullptr, nullptr,
-                                  nullptr, 0),
-            GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(
+      gpuopt_segmented_sort(nullptr, nullptr, &d, nullptr, nullptr, nullptr, nullptr, nullptr, 0),
+      GPUOPT_ERROR_INVALID_HANDLE);
   EXPECT_TRUE(unit::has_word(unit::last_message(), "ctx"));
 }
 

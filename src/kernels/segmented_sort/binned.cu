@@ -28,8 +28,8 @@ __device__ __forceinline__ int size_class(long long size) {
   return 32 - __clz(static_cast<unsigned>(size - 1)) - 3;
 }
 
-__global__ void __launch_bounds__(kBinThreads) bin_count_kernel(const SortArgs a,
-                                                                unsigned* counts) {
+__global__ void __launch_bounds__(kBinThreads)
+    bin_count_kernel(const SortArgs a, unsigned* counts) {
   __shared__ unsigned c[kSortClasses];
   if (threadIdx.x < kSortClasses) c[threadIdx.x] = 0;
   __syncthreads();
@@ -95,8 +95,7 @@ __global__ void __launch_bounds__(kRadixThreads)
       const bool first = pass == 0, last = pass == kPasses - 1;
       const U* src = first ? static_cast<const U*>(a.keys_in) : (pass & 1 ? tmp_keys : out);
       U* dst = pass & 1 ? out : tmp_keys;
-      const V* vsrc =
-          first ? static_cast<const V*>(a.values_in) : (pass & 1 ? tmp_values : vout);
+      const V* vsrc = first ? static_cast<const V*>(a.values_in) : (pass & 1 ? tmp_values : vout);
       V* vdst = pass & 1 ? vout : tmp_values;
       auto key_at = [&](long long i) {
         const U k = src[lo + i];

@@ -93,22 +93,21 @@ __global__ void unmap_kernel(const sort::SortArgs a, const U* sorted) {
   }
 }
 
-
 // The mapped path: map into the workspace, CUB on the unsigned bits, unmap per segment.
 template <class K>
 cudaError_t map_sort_unmap(const SegmentedSortProblem& p, const sort::SortArgs& a,
                            const CubLayout& l, unsigned char* ws, std::size_t& bytes,
                            long long blocks, const ExecEnv& env) {
   K* min = reinterpret_cast<K*>(ws + l.mapped_in);
-    K* mout = reinterpret_cast<K*>(ws + l.mapped_out);
-    map_kernel<K><<<static_cast<unsigned>(blocks), 256, 0, env.stream>>>(
-        static_cast<const K*>(p.keys_in), min, p.num_items, a.kind, a.descending);
-    cudaError_t e = cub_call<K>(p, ws + l.temp, bytes, min, mout, env.stream);
-    if (e != cudaSuccess) return e;
-    const long long seg_blocks =
-        std::min<long long>(std::max<long long>(1, p.num_segments), env.device->sm_count * 16LL);
-    unmap_kernel<K><<<static_cast<unsigned>(seg_blocks), 256, 0, env.stream>>>(a, mout);
-    return cudaGetLastError();
+  K* mout = reinterpret_cast<K*>(ws + l.mapped_out);
+  map_kernel<K><<<static_cast<unsigned>(blocks), 256, 0, env.stream>>>(
+      static_cast<const K*>(p.keys_in), min, p.num_items, a.kind, a.descending);
+  cudaError_t e = cub_call<K>(p, ws + l.temp, bytes, min, mout, env.stream);
+  if (e != cudaSuccess) return e;
+  const long long seg_blocks =
+      std::min<long long>(std::max<long long>(1, p.num_segments), env.device->sm_count * 16LL);
+  unmap_kernel<K><<<static_cast<unsigned>(seg_blocks), 256, 0, env.stream>>>(a, mout);
+  return cudaGetLastError();
 }
 
 }  // namespace
@@ -146,8 +145,8 @@ gpuopt_status_t sort_launch_cub(const SegmentedSortProblem& p, const ExecEnv& en
     return fail(GPUOPT_ERROR_INTERNAL, env.fn, "segmented_sort cub: workspace too small");
   unsigned char* ws = static_cast<unsigned char*>(p.workspace);
   const sort::SortArgs a = sort::make_sort_args(p);
-  const long long blocks = std::min<long long>(
-      std::max<long long>(1, ceil_div(p.num_items, 256)), env.device->sm_count * 32LL);
+  const long long blocks = std::min<long long>(std::max<long long>(1, ceil_div(p.num_items, 256)),
+                                               env.device->sm_count * 32LL);
   std::size_t bytes = l.temp_bytes;
   const cudaError_t err = with_cub_key(p, [&](auto k) {
     using K = decltype(k);

@@ -259,6 +259,20 @@ __device__ __forceinline__ void load_keys(const SortArgs& a, long long lo, long 
   }
 }
 
+// Gathers the values of the sorted keys' source indices (positions first .. first + ITEMS).
+template <int VB, int ITEMS>
+__device__ __forceinline__ void store_values(const SortArgs& a, long long lo, long long size,
+                                             int first, const unsigned (&x)[ITEMS]) {
+  if constexpr (VB != 0) {
+    using V = typename ValueOf<VB>::type;
+    const V* vin = static_cast<const V*>(a.values_in) + lo;
+    V* vout = static_cast<V*>(a.values_out) + lo;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j)
+      if (first + j < size) vout[first + j] = vin[x[j]];
+  }
+}
+
 // Stores the first size keys (unmapped) and gathers the values of their source indices.
 template <class U, int VB, int ITEMS>
 __device__ __forceinline__ void store_sorted(const SortArgs& a, long long lo, long long size,
@@ -283,14 +297,7 @@ __device__ __forceinline__ void store_sorted(const SortArgs& a, long long lo, lo
     for (int j = 0; j < ITEMS; ++j)
       if (first + j < size) out[first + j] = unmap_key(k[j], a.kind, a.descending);
   }
-  if constexpr (VB != 0) {
-    using V = typename ValueOf<VB>::type;
-    const V* vin = static_cast<const V*>(a.values_in) + lo;
-    V* vout = static_cast<V*>(a.values_out) + lo;
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j)
-      if (first + j < size) vout[first + j] = vin[x[j]];
-  }
+  store_values<VB, ITEMS>(a, lo, size, first, x);
 }
 
 // Calls f(U{}, std::integral_constant<int, VB>{}) with U the key's unsigned type (4 or 8 bytes)

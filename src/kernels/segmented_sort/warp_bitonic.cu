@@ -15,11 +15,24 @@ namespace gpuopt {
 namespace sort {
 namespace {
 
+// Vector slot of the warp's staging area: XOR-swizzled so that the blocked writes (each lane
+// its kVecs consecutive vectors) and the striped reads are free of bank conflicts.
+template <int kVecs>
+__device__ __forceinline__ int stage_slot(int v) {
+  return v ^ ((v >> 3) & (kVecs - 1));
+}
+
 template <class U, int VB, int ITEMS, int LANES>
-__global__ void __launch_bounds__(kWarpKernelThreads)
-    warp_bitonic_kernel(const SortArgs a) {
+__global__ void __launch_bounds__(kWarpKernelThreads) warp_bitonic_kernel(const SortArgs a) {
+  constexpr int N = ITEMS * LANES;
   constexpr int kGroups = 32 / LANES;  // segments per warp
   constexpr int kWarps = kWarpKernelThreads / 32;
+  // Fixed layouts with whole aligned segments (a.vec): the warp's kGroups segments are one
+  // contiguous span; the sorted keys go through shared memory so the stores are coalesced too.
+  constexpr bool kStage = ITEMS == 8;
+  constexpr int kVecs = static_cast<int>(ITEMS * sizeof(U) / 16);
+  __shared__ uint4 stage[kStage ? kWarpKernelThreads * kVecs : 1];
+  uint4* ws = stage + (threadIdx.x / 32) * 32 * kVecs;
   const int lane = threadIdx.x & 31;
   const int gl = lane & (LANES - 1);
   const int group = lane / LANES;
@@ -34,8 +47,31 @@ __global__ void __launch_bounds__(kWarpKernelThreads)
     U k[ITEMS];
     unsigned x[ITEMS];
     load_keys<U, ITEMS>(a, lo, size, gl, LANES, k, x);
+    if (a.vec && (w + stride) * kGroups < total) {  // the next span into L2 meanwhile
+      const U* next = static_cast<const U*>(a.keys_in) + (w + stride) * kGroups * N + lane * ITEMS;
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(next));
+    }
     group_sort<U, VB != 0, ITEMS, LANES>(k, x, gl);
-    store_sorted<U, VB, ITEMS>(a, lo, size, gl * ITEMS, k, x);
+    if (kStage && a.vec) {
+      alignas(16) U t[ITEMS];
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) t[j] = unmap_key(k[j], a.kind, a.descending);
+#pragma unroll
+      for (int q = 0; q < kVecs; ++q)
+        ws[stage_slot<kVecs>(lane * kVecs + q)] = reinterpret_cast<const uint4*>(t)[q];
+      __syncwarp();
+      uint4* out = reinterpret_cast<uint4*>(static_cast<U*>(a.keys_out) + w * kGroups * N);
+#pragma unroll
+      for (int q = 0; q < kVecs; ++q) {
+        const int vi = q * 32 + lane;
+        if (w * kGroups + vi * (16 / static_cast<int>(sizeof(U))) / N < total)
+          __stcs(out + vi, ws[stage_slot<kVecs>(vi)]);
+      }
+      __syncwarp();
+      store_values<VB, ITEMS>(a, lo, size, gl * ITEMS, x);
+    } else {
+      store_sorted<U, VB, ITEMS>(a, lo, size, gl * ITEMS, k, x);
+    }
   }
 }
 
