@@ -140,18 +140,19 @@ std::vector<SortGroup> plan_segmented_sort(const Options& opt,
   }
   append_auto(opt, &vs, &any);
   if (!any) return groups;
-  SortGroup f;
-  f.segments = opt.quick ? (1 << 18) : (1 << 22);
-  f.segment_size = 128;
-  f.shape = "fixed " + std::to_string(f.segments) + " x 128";
-  f.variants = vs;
-  groups.push_back(f);
-  SortGroup o;
-  o.segments = opt.quick ? (1 << 16) : (1 << 20);
-  o.max_size = 1024;
-  o.shape = "offsets " + std::to_string(o.segments) + " x rand(1..1024)";
-  o.variants = vs;
-  groups.push_back(o);
+  auto add = [&](std::int64_t segments, std::int64_t size, const std::string& shape) {
+    SortGroup g;
+    g.segments = segments;
+    g.segment_size = size;
+    g.max_size = size ? 0 : 1024;
+    g.shape = shape;
+    g.variants = vs;
+    groups.push_back(g);
+  };
+  const std::int64_t fixed = opt.quick ? (1 << 18) : (1 << 22);
+  const std::int64_t offsets = opt.quick ? (1 << 16) : (1 << 20);
+  add(fixed, 128, "fixed " + std::to_string(fixed) + " x 128");
+  add(offsets, 0, "offsets " + std::to_string(offsets) + " x rand(1..1024)");
   return groups;
 }
 

@@ -113,26 +113,6 @@ def gemm_ladder(rows):
     return lines + table(header, body) + [""]
 
 
-def sort_ladder(rows):
-    """Markdown lines for one segmented-sort table: GB/s of keys read + written, vs cub."""
-    first = rows[0]
-    lines = ["#### segmented_sort {} {}".format(first.get("dtype"), first.get("shape")), ""]
-    vendors = {(r.get("vendor"), r.get("vendor_ms")) for r in rows if r.get("vendor")}
-    if vendors:
-        name, ms = sorted(vendors, key=str)[0]
-        lines += ["Vendor: {} (cub::DeviceSegmentedSort) at {} ms in the same run.".format(
-            name, fmt(ms, ".3f")), ""]
-    header = ["variant", "ms", "GB/s (read + write)", "share of roof", "vs cub", "correct",
-              "note"]
-    body = []
-    for r in rows:
-        share = r.get("share_of_roof")
-        body.append([r.get("variant"), fmt(r.get("ms"), ".4f"), fmt(r.get("gbs"), ".0f"),
-                     fmt(share * 100 if is_num(share) else None, ".1f", "%"),
-                     fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r), note_cell(r)])
-    return lines + table(header, body) + [""]
-
-
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
@@ -200,7 +180,7 @@ def section(path, doc):
                   "and written (8 bytes a key); vs cub is cub ms / ms in the same run. Each row is "
                   "checked on 64 segments against std::sort before timing.", ""]
         for rows in sort_groups.values():
-            lines += sort_ladder(rows)
+            lines += ladder(rows)
     return lines
 
 

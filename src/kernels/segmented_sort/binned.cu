@@ -178,7 +178,7 @@ gpuopt_status_t sort_launch_binned(const SegmentedSortProblem& p, const ExecEnv&
     a.bin = c;
     const int n = 8 << c;
     if (n <= kSortWarpMax) {
-      const long long per_block = warp_network_segments_per_block(n);
+      const long long per_block = warp_network_segments_per_block(n, a.tune);
       const long long blocks = std::min<long long>(ceil_div(p.num_segments, per_block), sms * 32);
       GPUOPT_TRY(launch_warp_network(a, key_bytes, p.value_bytes, n, blocks, env.stream, env.fn));
     } else {

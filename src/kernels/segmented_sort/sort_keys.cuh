@@ -30,6 +30,7 @@ struct SortArgs {
   int kind;        // KeyKind
   int descending;  // 1: keys inverted after the map
   int vec;         // fixed layout, segment_size == N, 16-byte aligned: vector loads and stores
+  int tune;        // warp_bitonic's kTune* bits (0 in the binned pipeline)
 };
 
 SortArgs make_sort_args(const SegmentedSortProblem& p);
@@ -318,9 +319,20 @@ gpuopt_status_t launch_warp_network(const SortArgs& a, int key_bytes, int value_
                                     long long blocks, cudaStream_t stream, const char* fn);
 gpuopt_status_t launch_block_network(const SortArgs& a, int key_bytes, int value_bytes, int n,
                                      long long blocks, cudaStream_t stream, const char* fn);
-// Threads per block of the warp kernel, and segments one block sorts at a time.
+// Threads per block of the warp kernel; keys per lane and segments one block sorts at a time.
 constexpr int kWarpKernelThreads = 256;
-int warp_network_segments_per_block(int n);
+int warp_network_items(int n, int tune);
+int warp_network_segments_per_block(int n, int tune);
+
+// warp_bitonic's shape and store options for fixed segments (docs/notes/segmented_sort.md):
+// 16 keys per lane for 128 and 256 keys (fewer stages across lanes), sorted keys staged through
+// shared memory for coalesced 16-byte stores, an L2 prefetch of the next span. The default is
+// the fastest combination measured; GPUOPT_SORT_TUNE overrides it (experiments only).
+constexpr int kTuneItems16 = 1;
+constexpr int kTuneStage = 2;
+constexpr int kTunePrefetch = 4;
+constexpr int kTuneDefault = 0;
+int warp_tune();
 
 }  // namespace sort
 }  // namespace gpuopt

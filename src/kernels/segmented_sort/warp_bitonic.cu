@@ -7,6 +7,7 @@
 // ties by it (stable) and gather the values at the end. Segments of 128 keys: 16 lanes x 8 keys,
 // two segments per warp. Figure (H200, 4M x 128 i32 keys): see docs/notes/segmented_sort.md.
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/segmented_sort/sort_keys.cuh"
@@ -29,7 +30,7 @@ __global__ void __launch_bounds__(kWarpKernelThreads) warp_bitonic_kernel(const 
   constexpr int kWarps = kWarpKernelThreads / 32;
   // Fixed layouts with whole aligned segments (a.vec): the warp's kGroups segments are one
   // contiguous span; the sorted keys go through shared memory so the stores are coalesced too.
-  constexpr bool kStage = ITEMS == 8;
+  constexpr bool kStage = ITEMS * sizeof(U) <= 64;
   constexpr int kVecs = static_cast<int>(ITEMS * sizeof(U) / 16);
   __shared__ uint4 stage[kStage ? kWarpKernelThreads * kVecs : 1];
   uint4* ws = stage + (threadIdx.x / 32) * 32 * kVecs;
@@ -47,12 +48,13 @@ __global__ void __launch_bounds__(kWarpKernelThreads) warp_bitonic_kernel(const 
     U k[ITEMS];
     unsigned x[ITEMS];
     load_keys<U, ITEMS>(a, lo, size, gl, LANES, k, x);
-    if (a.vec && (w + stride) * kGroups < total) {  // the next span into L2 meanwhile
+    if ((a.tune & kTunePrefetch) && a.vec &&
+        (w + stride) * kGroups < total) {  // the next span into L2 meanwhile
       const U* next = static_cast<const U*>(a.keys_in) + (w + stride) * kGroups * N + lane * ITEMS;
       asm volatile("prefetch.global.L2 [%0];" ::"l"(next));
     }
     group_sort<U, VB != 0, ITEMS, LANES>(k, x, gl);
-    if (kStage && a.vec) {
+    if (kStage && (a.tune & kTuneStage) && a.vec) {
       alignas(16) U t[ITEMS];
 #pragma unroll
       for (int j = 0; j < ITEMS; ++j) t[j] = unmap_key(k[j], a.kind, a.descending);
@@ -95,8 +97,10 @@ gpuopt_status_t launch_n(const SortArgs& a, int n, long long blocks, cudaStream_
     case 64:
       return launch<U, VB, 8, 8>(a, blocks, stream, fn);
     case 128:
+      if (a.tune & kTuneItems16) return launch<U, VB, 16, 8>(a, blocks, stream, fn);
       return launch<U, VB, 8, 16>(a, blocks, stream, fn);
     case 256:
+      if (a.tune & kTuneItems16) return launch<U, VB, 16, 16>(a, blocks, stream, fn);
       return launch<U, VB, 8, 32>(a, blocks, stream, fn);
     case 512:
       return launch<U, VB, 16, 32>(a, blocks, stream, fn);
@@ -108,9 +112,20 @@ gpuopt_status_t launch_n(const SortArgs& a, int n, long long blocks, cudaStream_
 
 }  // namespace
 
-int warp_network_segments_per_block(int n) {
-  const int lanes = n <= 256 ? n / 8 : 32;
-  return kWarpKernelThreads / lanes;
+int warp_network_items(int n, int tune) {
+  return n > 256 || (n >= 128 && (tune & kTuneItems16)) ? 16 : 8;
+}
+
+int warp_network_segments_per_block(int n, int tune) {
+  return kWarpKernelThreads / (n / warp_network_items(n, tune));
+}
+
+int warp_tune() {
+  static const int tune = [] {
+    const char* e = std::getenv("GPUOPT_SORT_TUNE");
+    return e && *e ? static_cast<int>(std::strtol(e, nullptr, 0)) : kTuneDefault;
+  }();
+  return tune;
 }
 
 gpuopt_status_t launch_warp_network(const SortArgs& a, int key_bytes, int value_bytes, int n,
@@ -127,11 +142,12 @@ gpuopt_status_t sort_launch_warp_bitonic(const SegmentedSortProblem& p, const Ex
   const int n = static_cast<int>(sort_pow2(p.segment_size, 8));
   sort::SortArgs a = sort::make_sort_args(p);
   const int key_bytes = static_cast<int>(sort_key_size(p.key_type));
-  const int items = n <= 256 ? 8 : 16;
+  a.tune = sort::warp_tune();
+  const int items = sort::warp_network_items(n, a.tune);
   a.vec = p.segment_size == n && (items * key_bytes) % 16 == 0 &&
           reinterpret_cast<std::uintptr_t>(p.keys_in) % 16 == 0 &&
           reinterpret_cast<std::uintptr_t>(p.keys_out) % 16 == 0;
-  const long long per_block = sort::warp_network_segments_per_block(n);
+  const long long per_block = sort::warp_network_segments_per_block(n, a.tune);
   const long long cap = static_cast<long long>(env.device->sm_count) * 64;
   const long long blocks = std::min<long long>(ceil_div(p.num_segments, per_block), cap);
   return sort::launch_warp_network(a, key_bytes, p.value_bytes, n, blocks, env.stream, env.fn);
