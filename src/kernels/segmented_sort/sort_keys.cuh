@@ -331,7 +331,7 @@ int warp_network_segments_per_block(int n, int tune);
 constexpr int kTuneItems16 = 1;
 constexpr int kTuneStage = 2;
 constexpr int kTunePrefetch = 4;
-constexpr int kTuneDefault = 0;
+constexpr int kTuneDefault = kTuneItems16 | kTunePrefetch;  // 1.354 ms vs 1.537 (run 3)
 int warp_tune();
 
 }  // namespace sort
