@@ -85,6 +85,8 @@ const char* usage() {
          "                       | gdn (forward/backward, composed vs fused, f32 and tf32,\n"
          "                       N=32 C=256 64x64; N=4 with --quick)\n"
          "                       | transpose (f32 16384^2, f64 and bf16 of the same bytes)\n"
+         "                       | segmented_sort (4M x 128 fixed and 1M random-size\n"
+         "                       segments of i32 keys, against cub)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 and bf16 are gemm only\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -141,10 +143,11 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--op") {
       o.op = need();
       if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
-          o.op != "reduce" && o.op != "stencil" && o.op != "gdn" && o.op != "transpose") {
+          o.op != "reduce" && o.op != "stencil" && o.op != "gdn" && o.op != "transpose" &&
+          o.op != "segmented_sort") {
         throw UsageError("--op: '" + o.op +
                          "' is not one of all, axpy, axpy_x1000, gemm, reduce, stencil, gdn, "
-                         "transpose");
+                         "transpose, segmented_sort");
       }
     } else if (a == "--dtype") {
       std::string v = need();

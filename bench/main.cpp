@@ -15,11 +15,12 @@
 #include "roofs.hpp"
 #include "suite_axpy.hpp"
 #include "suite_gemm.hpp"
+#include "suite_gdn.hpp"
+#include "suite_graph.hpp"
 #include "suite_reduce.hpp"
+#include "suite_segmented_sort.hpp"
 #include "suite_stencil.hpp"
 #include "suite_transpose.hpp"
-#include "suite_graph.hpp"
-#include "suite_gdn.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
 #define GPUOPT_BENCH_GIT ""
@@ -139,6 +140,7 @@ int run(Options opt) {
     const std::vector<VariantSpec> stencil_table = list_variants(ctx, GPUOPT_OP_STENCIL);
     const std::vector<VariantSpec> gdn_table = list_variants(ctx, GPUOPT_OP_GDN);
     const std::vector<VariantSpec> transpose_table = list_variants(ctx, GPUOPT_OP_TRANSPOSE);
+    const std::vector<VariantSpec> sort_table = list_variants(ctx, GPUOPT_OP_SEGMENTED_SORT);
     std::vector<const std::vector<VariantSpec>*> tables;
     if (opt.wants_op("axpy") || opt.wants_op("axpy_x1000")) tables.push_back(&table);
     if (opt.wants_op("gemm")) tables.push_back(&gemm_table);
@@ -146,6 +148,7 @@ int run(Options opt) {
     if (opt.wants_op("stencil")) tables.push_back(&stencil_table);
     if (opt.wants_op("gdn")) tables.push_back(&gdn_table);
     if (opt.wants_op("transpose")) tables.push_back(&transpose_table);
+    if (opt.wants_op("segmented_sort")) tables.push_back(&sort_table);
     check_variant_names(opt, tables);
     const Options axpy_opt = narrowed(opt, table);
     const Options gemm_opt = narrowed(opt, gemm_table);
@@ -164,6 +167,9 @@ int run(Options opt) {
     const std::vector<TransposeGroup> transpose_groups =
         plan_transpose(transpose_opt, transpose_table);
     total += transpose_row_count(transpose_groups);
+    const Options sort_opt = narrowed(opt, sort_table);
+    const std::vector<SortGroup> sort_groups = plan_segmented_sort(sort_opt, sort_table);
+    total += segmented_sort_row_count(sort_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
@@ -191,6 +197,8 @@ int run(Options opt) {
     run_gdn_groups(env, gdn_groups, &res.rows);
     env.opt = transpose_opt;
     for (const TransposeGroup& g : transpose_groups) run_transpose_group(env, g, &res.rows);
+    env.opt = sort_opt;
+    for (const SortGroup& g : sort_groups) run_segmented_sort_group(env, g, &res.rows);
     env.opt = opt;
 
     finish_rows(res);
@@ -200,6 +208,7 @@ int run(Options opt) {
     compute_stencil_bars(res, stencil_groups);
     compute_gdn_bars(res, gdn_groups);
     compute_transpose_bars(res, transpose_groups);
+    compute_segmented_sort_bars(res, sort_groups);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();

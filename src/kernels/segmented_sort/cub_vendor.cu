@@ -1,0 +1,168 @@
+// segmented_sort cub (vendor): cub::DeviceSegmentedSort::StableSortKeys / StableSortPairs with
+// segment iterators that clamp the offsets like the own kernels do; temp storage from the
+// caller's workspace (sized on the host by the null-pointer query). Integer keys in ascending
+// order go to CUB as they are; floats (gpuopt's order puts every NaN last and -0.0 before +0.0)
+// and descending sorts go through the same order-preserving map as the own kernels: a map pass
+// into the workspace, CUB on the unsigned bits, an unmap pass per segment into keys_out.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cub/device/device_segmented_sort.cuh>
+#include <type_traits>
+
+#include "common/launch.hpp"
+#include "kernels/segmented_sort/sort_keys.cuh"
+
+namespace gpuopt {
+namespace {
+
+// Begin (end = false) or end offset of segment s, clamped as segment_range() does.
+struct SegmentBound {
+  const long long* offsets;
+  long long num_items;
+  long long segment_size;
+  bool end;
+  __host__ __device__ long long operator()(long long s) const {
+    if (!offsets) return (s + (end ? 1 : 0)) * segment_size;
+    long long b = offsets[s];
+    b = b < 0 ? 0 : (b > num_items ? num_items : b);
+    if (!end) return b;
+    const long long e = offsets[s + 1];
+    return e < b ? b : (e > num_items ? num_items : e);
+  }
+};
+
+using BoundIt = thrust::transform_iterator<SegmentBound, thrust::counting_iterator<long long>>;
+
+BoundIt bounds(const SegmentedSortProblem& p, bool end) {
+  return BoundIt(thrust::counting_iterator<long long>(0),
+                 SegmentBound{reinterpret_cast<const long long*>(p.offsets), p.num_items,
+                              p.segment_size, end});
+}
+
+// Keys go to CUB unmapped when its order is gpuopt's: integers, ascending.
+bool direct(const SegmentedSortProblem& p) {
+  return sort_key_kind(p.key_type) != KeyKind::kFloat && !p.descending;
+}
+
+// One CUB call (temp == nullptr: the size query). K: the key type CUB sees.
+template <class K>
+cudaError_t cub_call(const SegmentedSortProblem& p, void* temp, std::size_t& bytes, const K* kin,
+                     K* kout, cudaStream_t stream) {
+  const BoundIt b = bounds(p, false), e = bounds(p, true);
+  if (p.value_bytes == 0)
+    return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, kin, kout, p.num_items,
+                                                    p.num_segments, b, e, stream);
+  if (p.value_bytes == 4)
+    return cub::DeviceSegmentedSort::StableSortPairs(
+        temp, bytes, kin, kout, static_cast<const unsigned*>(p.values_in),
+        static_cast<unsigned*>(p.values_out), p.num_items, p.num_segments, b, e, stream);
+  return cub::DeviceSegmentedSort::StableSortPairs(
+      temp, bytes, kin, kout, static_cast<const unsigned long long*>(p.values_in),
+      static_cast<unsigned long long*>(p.values_out), p.num_items, p.num_segments, b, e, stream);
+}
+
+// Calls f(K{}) with the key type CUB sorts for the problem.
+template <class F>
+cudaError_t with_cub_key(const SegmentedSortProblem& p, F&& f) {
+  const bool wide = sort_key_size(p.key_type) == 8;
+  if (!direct(p) || p.key_type == GPUOPT_DTYPE_U32 || p.key_type == GPUOPT_DTYPE_U64)
+    return wide ? f(0ull) : f(0u);
+  return wide ? f(0ll) : f(0);
+}
+
+std::size_t align256(std::size_t n) { return (n + 255) / 256 * 256; }
+
+template <class U>
+__global__ void map_kernel(const U* in, U* out, long long n, int kind, int descending) {
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    out[i] = sort::map_key(in[i], kind, descending);
+}
+
+// Unmaps each segment's keys into keys_out (items outside every segment stay unwritten).
+template <class U>
+__global__ void unmap_kernel(const sort::SortArgs a, const U* sorted) {
+  U* out = static_cast<U*>(a.keys_out);
+  for (long long s = blockIdx.x; s < a.num_segments; s += gridDim.x) {
+    long long lo = 0, size = 0;
+    sort::segment_range(a, s, &lo, &size);
+    for (long long i = threadIdx.x; i < size; i += blockDim.x)
+      out[lo + i] = sort::unmap_key(sorted[lo + i], a.kind, a.descending);
+  }
+}
+
+// The mapped path: map into the workspace, CUB on the unsigned bits, unmap per segment.
+template <class K>
+cudaError_t map_sort_unmap(const SegmentedSortProblem& p, const sort::SortArgs& a,
+                           const CubLayout& l, unsigned char* ws, std::size_t& bytes,
+                           long long blocks, const ExecEnv& env) {
+  K* min = reinterpret_cast<K*>(ws + l.mapped_in);
+  K* mout = reinterpret_cast<K*>(ws + l.mapped_out);
+  map_kernel<K><<<static_cast<unsigned>(blocks), 256, 0, env.stream>>>(
+      static_cast<const K*>(p.keys_in), min, p.num_items, a.kind, a.descending);
+  cudaError_t e = cub_call<K>(p, ws + l.temp, bytes, min, mout, env.stream);
+  if (e != cudaSuccess) return e;
+  const long long seg_blocks =
+      std::min<long long>(std::max<long long>(1, p.num_segments), env.device->sm_count * 16LL);
+  unmap_kernel<K><<<static_cast<unsigned>(seg_blocks), 256, 0, env.stream>>>(a, mout);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+bool cub_layout(const SegmentedSortProblem& p, CubLayout* out) {
+  CubLayout l;
+  l.mapped = !direct(p);
+  const std::size_t keys = static_cast<std::size_t>(p.num_items) * sort_key_size(p.key_type);
+  std::size_t at = 0;
+  if (l.mapped) {
+    l.mapped_in = at;
+    at += align256(keys);
+    l.mapped_out = at;
+    at += align256(keys);
+  }
+  std::size_t bytes = 0;
+  const cudaError_t err = with_cub_key(p, [&](auto k) {
+    using K = decltype(k);
+    return cub_call<K>(p, nullptr, bytes, nullptr, nullptr, nullptr);
+  });
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  l.temp = at;
+  l.temp_bytes = bytes;
+  l.total = at + align256(bytes);
+  *out = l;
+  return true;
+}
+
+gpuopt_status_t sort_launch_cub(const SegmentedSortProblem& p, const ExecEnv& env) {
+  CubLayout l;
+  if (!cub_layout(p, &l) || !p.workspace || p.workspace_bytes < l.total)
+    return fail(GPUOPT_ERROR_INTERNAL, env.fn, "segmented_sort cub: workspace too small");
+  unsigned char* ws = static_cast<unsigned char*>(p.workspace);
+  const sort::SortArgs a = sort::make_sort_args(p);
+  const long long blocks = std::min<long long>(std::max<long long>(1, ceil_div(p.num_items, 256)),
+                                               env.device->sm_count * 32LL);
+  std::size_t bytes = l.temp_bytes;
+  const cudaError_t err = with_cub_key(p, [&](auto k) {
+    using K = decltype(k);
+    if (!l.mapped)
+      return cub_call<K>(p, ws + l.temp, bytes, static_cast<const K*>(p.keys_in),
+                         static_cast<K*>(p.keys_out), env.stream);
+    if constexpr (std::is_unsigned<K>::value) {
+      return map_sort_unmap<K>(p, a, l, ws, bytes, blocks, env);
+    }
+    return cudaErrorInvalidValue;
+  });
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return fail_cuda(err, env.fn, "cub::DeviceSegmentedSort");
+  }
+  return check_launch(env.fn, "cub::DeviceSegmentedSort");
+}
+
+}  // namespace gpuopt
