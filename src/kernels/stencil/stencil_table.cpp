@@ -10,8 +10,7 @@ namespace {
 constexpr unsigned kTypes = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
 const char* need_2d(const StencilProblem& p) {
-  return p.dims == 2 ? nullptr
-                     : "2D only (3D problems run on zmarch_sync, sm90_zmarch_tma or naive)";
+  return p.dims == 2 ? nullptr : "2D only (3D problems run on the zmarch rungs or naive)";
 }
 const char* need_3d(const StencilProblem& p) {
   return p.dims == 3 ? nullptr : "3D only (2D problems run on the 2D rungs or naive)";
@@ -55,6 +54,13 @@ const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) 
   return stencil_smem_can(stencil_tma3d_smem(p), dev);
 }
 
+const char* can_sm90_zmarch_fwd(const StencilProblem& p, const DeviceDesc& dev) {
+  if (const char* why = need_3d(p)) return why;
+  if (const char* why = can_zmarch_blocks(p)) return why;
+  if (const char* why = stencil_tma_can(p)) return why;
+  return stencil_smem_can(stencil_tma3d_fwd_smem(p), dev);
+}
+
 // Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
 int pref_naive(const StencilProblem&, const DeviceDesc&) { return 1; }
 int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
@@ -65,6 +71,7 @@ int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
 int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
+int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 
 const Variant<StencilProblem> kTable[] = {
     {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
@@ -112,6 +119,13 @@ const Variant<StencilProblem> kTable[] = {
      can_sm90_zmarch_tma,
      pref_sm90_zmarch_tma,
      stencil_launch_sm90_zmarch_tma},
+    {{"sm90_zmarch_fwd",
+      "3D: warp-specialized z-marching, a producer warp streams planes by TMA into an "
+      "empty/full mbarrier ring, forward z partial sums in registers, 2 rows per thread",
+      90, 90, false, kTypes},
+     can_sm90_zmarch_fwd,
+     pref_sm90_zmarch_fwd,
+     stencil_launch_sm90_zmarch_fwd},
 };
 
 }  // namespace
