@@ -54,11 +54,17 @@ const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) 
   return stencil_smem_can(stencil_tma3d_smem(p), dev);
 }
 
-const char* can_sm90_zmarch_fwd(const StencilProblem& p, const DeviceDesc& dev) {
+const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, int vmax) {
   if (const char* why = need_3d(p)) return why;
   if (const char* why = can_zmarch_blocks(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  return stencil_smem_can(stencil_tma3d_fwd_smem(p), dev);
+  return stencil_smem_can(stencil_tma3d_fwd_smem(p, vmax), dev);
+}
+const char* can_sm90_zmarch_fwd(const StencilProblem& p, const DeviceDesc& dev) {
+  return can_fwd(p, dev, 2);
+}
+const char* can_sm90_zmarch_fwd_sweep(const StencilProblem& p, const DeviceDesc& dev) {
+  return can_fwd(p, dev, 1);
 }
 
 // Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
@@ -72,6 +78,9 @@ int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
+int pref_sm90_zmarch_fwd_wave(const StencilProblem&, const DeviceDesc&) { return 51; }
+int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 52; }
+int pref_sm90_zmarch_fwd_wave_cs(const StencilProblem&, const DeviceDesc&) { return 53; }
 
 const Variant<StencilProblem> kTable[] = {
     {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
@@ -126,6 +135,27 @@ const Variant<StencilProblem> kTable[] = {
      can_sm90_zmarch_fwd,
      pref_sm90_zmarch_fwd,
      stencil_launch_sm90_zmarch_fwd},
+    {{"sm90_zmarch_fwd_wave",
+      "3D: sm90_zmarch_fwd with as many z-chunks as fill one wave (fewest z-halo re-reads and "
+      "concurrent z streams)",
+      90, 90, false, kTypes},
+     can_sm90_zmarch_fwd,
+     pref_sm90_zmarch_fwd_wave,
+     stencil_launch_sm90_zmarch_fwd_wave},
+    {{"sm90_zmarch_fwd_wave_cs",
+      "3D: sm90_zmarch_fwd_wave with streaming (evict-first) output stores, so L2 keeps the "
+      "input lines the neighbouring tiles read as halo",
+      90, 90, false, kTypes},
+     can_sm90_zmarch_fwd,
+     pref_sm90_zmarch_fwd_wave_cs,
+     stencil_launch_sm90_zmarch_fwd_wave_cs},
+    {{"sm90_zmarch_fwd_sweep",
+      "3D: forward z sums with 1 row per thread (32 * W x 16 tiles), one wave of blocks over "
+      "whole z where the tiles fill the device: one read and one write sweep, no z-halo re-reads",
+      90, 90, false, kTypes},
+     can_sm90_zmarch_fwd_sweep,
+     pref_sm90_zmarch_fwd_sweep,
+     stencil_launch_sm90_zmarch_fwd_sweep},
 };
 
 }  // namespace
