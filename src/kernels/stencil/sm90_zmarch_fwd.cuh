@@ -14,14 +14,13 @@
 // sm90_zmarch_tma: no per-plane block barrier, 14 instead of 24 16-byte shared loads per 8
 // outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
 //
-// Configurations (template parameters, one kernel): VMAX output rows per thread for r <= 4 (2,
-// or 1: 32 * W x 16 tiles), kStream: streaming (evict-first) output stores; the launcher's
-// plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill one wave. The rungs
-// that instantiate them: sm90_zmarch_fwd*.cu.
+// Configurations: VMAX output rows per thread for r <= 4 (2: 32 * W x 32 tiles, or 1: 32 * W x
+// 16), and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill
+// one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1
+// row, one wave). Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
-#include <cstring>
 #include <string>
 
 #include "kernels/gemm/sm90_ptx.cuh"
@@ -49,7 +48,7 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-template <bool kStream, class T, int V>
+template <class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
                                           const Lanes<T> (&l)[V]) {
   constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
@@ -58,13 +57,7 @@ __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGr
     if (!(st.rows >> i & 1)) continue;
     T* p = st.base + zoff + i * g.out_pitch;
     if (st.lanes > W) {
-      if constexpr (kStream) {
-        typename Vec16<T>::type raw;
-        memcpy(&raw, &l[i], sizeof raw);
-        __stcs(reinterpret_cast<typename Vec16<T>::type*>(p), raw);
-      } else {
-        stencil::st_vec(p, l[i]);
-      }
+      stencil::st_vec(p, l[i]);
     } else {
 #pragma unroll
       for (int e = 0; e < W; ++e)
@@ -91,7 +84,7 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
       }
 }
 
-template <class T, int R, int VMAX, bool kStream>
+template <class T, int R, int VMAX>
 __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
     stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
@@ -165,8 +158,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R)
-        fwd_store<kStream>(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
@@ -191,7 +183,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
 #endif
 }
 
-template <class T, int VMAX, bool kStream>
+template <class T, int VMAX>
 gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool one_wave,
                              const char* what) {
   const StencilGrid g = stencil_grid(p);
@@ -205,7 +197,7 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool o
                   "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
     const int smem =
         stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES + stencil::kAlignSlack;
-    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX, kStream>;
+    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX>;
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
@@ -218,11 +210,11 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool o
 }
 
 // Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave.
-template <int VMAX, bool kStream>
+template <int VMAX>
 gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, bool one_wave,
                        const char* what) {
-  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX, kStream>(p, env, one_wave, what)
-                                     : launch_typed<float, VMAX, kStream>(p, env, one_wave, what);
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX>(p, env, one_wave, what)
+                                     : launch_typed<float, VMAX>(p, env, one_wave, what);
 }
 
 }  // namespace stencil_fwd

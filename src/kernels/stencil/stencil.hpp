@@ -5,8 +5,8 @@
 // Dispatch rule (stencil_table.cpp; measured on an H200, docs/notes/stencil.md): 2D problems run
 // sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
 // sm80_cpasync_unstaged (measured faster than the pipelined sm80_cpasync), else smem_sync; 3D
-// problems run the sm90_zmarch_fwd rungs where they can (the same conditions as sm90_zmarch_tma,
-// which ranks below them), else zmarch_sync; naive (both dimensionalities, any
+// problems run sm90_zmarch_fwd_sweep, else sm90_zmarch_fwd, else sm90_zmarch_tma (the same
+// conditions; ranked by measurement), else zmarch_sync; naive (both dimensionalities, any
 // layout) ranks last.
 #pragma once
 #include <cstddef>
@@ -81,8 +81,6 @@ gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& 
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_wave(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_wave_cs(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env);
 
 // Validates the arguments of gpuopt_stencil (everything but the device: handles, pointer ranges)
