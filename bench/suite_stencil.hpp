@@ -2,7 +2,7 @@
 // - 2D star r = 8 (16th order), 16384 x 16384 (4096^2 with --quick): naive, smem_sync,
 //   sm80_cpasync_unstaged, sm80_cpasync, sm90_tma, auto;
 // - 3D star r = 4 (8th order), 512^3 (256^3 with --quick): naive, zmarch_sync, sm90_zmarch_tma,
-//   auto; random data on device memory;
+//   sm90_zmarch_fwd, sm90_zmarch_fwd_sweep, auto; random data on device memory;
 // - the same 3D problem on a smooth field (piecewise constant: steps of 1/8 every 32 cells along
 //   each axis), once on device memory and once on compressible buffers (gpuopt_buffer_create
 //   with GPUOPT_MEMORY_COMPRESSIBLE): the gain is compressible GB/s over device GB/s.

@@ -49,6 +49,7 @@ class Stencil : public gput::GpuTest {
     if (v == "sm90_tma") return s.dims == 2 && tma;
     if (v == "zmarch_sync") return s.dims == 3;
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
+    if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;
     return true;  // auto
   }
 

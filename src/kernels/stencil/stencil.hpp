@@ -5,7 +5,8 @@
 // Dispatch rule (stencil_table.cpp; measured on an H200, docs/notes/stencil.md): 2D problems run
 // sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
 // sm80_cpasync_unstaged (measured faster than the pipelined sm80_cpasync), else smem_sync; 3D
-// problems run sm90_zmarch_tma where it can, else zmarch_sync; naive (both dimensionalities, any
+// problems run sm90_zmarch_fwd_sweep, else sm90_zmarch_fwd, else sm90_zmarch_tma (the same
+// conditions; ranked by measurement), else zmarch_sync; naive (both dimensionalities, any
 // layout) ranks last.
 #pragma once
 #include <cstddef>
@@ -69,6 +70,7 @@ const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev);
 std::size_t stencil_cpasync_smem(const StencilProblem& p);
 std::size_t stencil_tma2d_smem(const StencilProblem& p);
 std::size_t stencil_tma3d_smem(const StencilProblem& p);
+std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax);
 
 gpuopt_status_t stencil_launch_naive(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_smem_sync(const StencilProblem& p, const ExecEnv& env);
@@ -78,6 +80,8 @@ gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const 
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env);
 
 // Validates the arguments of gpuopt_stencil (everything but the device: handles, pointer ranges)
 // and fills p. Empty grids succeed with *in_bytes == 0. Bytes: the spans in and out cover.

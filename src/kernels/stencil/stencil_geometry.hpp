@@ -40,5 +40,20 @@ constexpr int tma2d_stages(int stage) {
 // queue's front) plus the prefetched ones.
 constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
 
+// 3D TMA rung with forward z sums (sm90_zmarch_fwd): 16 warps (thread rows) of
+// fwd_rows_per_thread(r) output rows each; a stage is live only while its own plane is computed,
+// so the ring is prefetch but for the refill lag: as many stages (3..8) as fit in about 200 KiB
+// (one block per multiprocessor).
+constexpr int kFwdRowGroups = 16;
+// vmax: the configuration's rows per thread for r <= 4 (2 or 1); 1 above (registers).
+constexpr int fwd_rows_per_thread(int r, int vmax) { return r <= 4 ? vmax : 1; }
+constexpr int fwd_tile_rows(int r, int vmax) {
+  return fwd_rows_per_thread(r, vmax) * kFwdRowGroups;
+}
+constexpr int kFwdRefillLag = 2;  // a stage is refilled once every warp is this many planes on
+constexpr int fwd_stages(int stage) {
+  return 200 * 1024 / stage < 3 ? 3 : (200 * 1024 / stage > 8 ? 8 : 200 * 1024 / stage);
+}
+
 }  // namespace stencil
 }  // namespace gpuopt

@@ -177,15 +177,14 @@ __device__ __forceinline__ T coef_rt(const StencilCoeffs<T>& k, int o) {
 // acc[i] receives the sum for output row i. Each tile row the thread needs is read once as
 // vectors: the centre vector of rows -R .. V - 1 + R feeds the y terms of every output row it
 // touches (register reuse along y), the x-neighbour vectors only for the V own rows.
+// tile_accumulate adds the sums to acc (which may hold other terms, as the z partial sums of
+// sm90_zmarch_fwd) and returns the centre vectors of the V own rows; tile_compute starts from 0.
 template <class Shape, int R, int V, class T>
-__device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const StencilCoeffs<T>& k,
-                                             Lanes<T> (&acc)[V]) {
+__device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
+                                                const StencilCoeffs<T>& k, Lanes<T> (&acc)[V],
+                                                Lanes<T> (&centre)[V]) {
   constexpr int W = Shape::W;
-  constexpr int NV = 2 * Shape::HX / W + 1;  // vectors spanning x - HX .. x + W - 1 + HX
-#pragma unroll
-  for (int i = 0; i < V; ++i)
-#pragma unroll
-    for (int e = 0; e < W; ++e) acc[i].v[e] = T(0);
+  constexpr int NV = 2 * Shape::HX / W + 1;            // vectors spanning x - HX .. x + W - 1 + HX
   const T* col = s + (ty * V) * Shape::COLS + tx * W;  // tile row 0 of this thread's window
 #pragma unroll
   for (int j = -R; j < V + R; ++j) {
@@ -196,6 +195,7 @@ __device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const S
 #pragma unroll
       for (int q = 0; q < NV; ++q) win[q] = lds_vec(row + q * W);
       c = win[Shape::HX / W];
+      centre[j] = c;
 #pragma unroll
       for (int e = 0; e < W; ++e) {
         constexpr int C = Shape::HX;
@@ -221,6 +221,17 @@ __device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const S
       }
     }
   }
+}
+
+template <class Shape, int R, int V, class T>
+__device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const StencilCoeffs<T>& k,
+                                             Lanes<T> (&acc)[V]) {
+#pragma unroll
+  for (int i = 0; i < V; ++i)
+#pragma unroll
+    for (int e = 0; e < Shape::W; ++e) acc[i].v[e] = T(0);
+  Lanes<T> centre[V];
+  tile_accumulate<Shape, R, V>(s, tx, ty, k, acc, centre);
 }
 
 // Stores the W lanes of output row (y, z) at x (a multiple of W): one 16-byte store when the row

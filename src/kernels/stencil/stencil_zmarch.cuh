@@ -23,8 +23,10 @@ struct ZmarchPlan {
 // Planes per block. Blocks run in waves of `resident` (what the device holds at once); a block
 // marches chunk + 2r planes. Chooses the number of z-chunks that minimizes waves x (chunk + 2r),
 // scaled up when fewer blocks than resident slots leave the machine partly idle; chunks of at
-// least 16 planes (or the whole of z).
-inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resident) {
+// least 16 planes (or the whole of z). one_wave: instead, as many z-chunks as fill one wave
+// (at least 1): the fewest chunk boundaries (z-halo re-reads) and concurrent z streams.
+inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resident,
+                              bool one_wave = false) {
   ZmarchPlan z;
   z.tiles_x = ceil_div(p.nx, tx);
   z.tiles_y = ceil_div(p.ny, ty);
@@ -32,7 +34,12 @@ inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resid
   if (resident < 1) resident = 1;
   const i64 max_chunks = p.nz / 16 > 1 ? (p.nz / 16 < 512 ? p.nz / 16 : 512) : 1;
   double best = 0;
-  for (i64 c = 1; c <= max_chunks; ++c) {
+  if (one_wave) {
+    const i64 c =
+        resident / tiles < 1 ? 1 : (resident / tiles < max_chunks ? resident / tiles : max_chunks);
+    z.chunk = ceil_div(p.nz, c);
+  }
+  for (i64 c = 1; c <= max_chunks && !one_wave; ++c) {
     const i64 chunk = ceil_div(p.nz, c);
     const i64 blocks = tiles * ceil_div(p.nz, chunk);
     const double fill = blocks < resident ? static_cast<double>(blocks) / resident : 1.0;

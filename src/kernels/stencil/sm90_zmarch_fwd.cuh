@@ -1,0 +1,221 @@
+// stencil sm90_zmarch_fwd (3D, sm_90a): z-marching fed by TMA with forward z partial sums and
+// no block barrier. Thread 0 streams the block's z-planes (xy tile plus halo, zeros outside the
+// grid from the copy engine) into a ring of up to 8 stages, each with a full mbarrier (the copy's
+// bytes) and an empty mbarrier (one arrival per warp once it is done with the plane); it refills
+// a stage when every warp has released it, kFwdRefillLag planes behind its own step, so warps
+// drift freely within that slack instead of meeting at a barrier every plane. (A separate
+// producer warp would cap the 16 computing warps at 96 registers: 17 warps put 5 on one
+// scheduler's register file.) The 16 warps own 2 output rows per thread (r <= 4; 1 above) of a
+// 32 * W x 32 tile. When plane j lands, each thread adds the plane's centre, x and y terms to the
+// running sum of output plane j, and its own centre vectors times the z coefficients to the sums
+// of planes j - r .. j + r (2r register slots; the slot of j - r, then complete, is stored and
+// reused for j + r). A plane is read only at its own step, so its stage goes back at once and the
+// ring is prefetch. The plane loop is unrolled by 2r so the slots are fixed registers. Improves on
+// sm90_zmarch_tma: no per-plane block barrier, 14 instead of 24 16-byte shared loads per 8
+// outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
+//
+// Configurations: VMAX output rows per thread for r <= 4 (2: 32 * W x 32 tiles, or 1: 32 * W x
+// 16), and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill
+// one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1
+// row, one wave). Measured: see those files and docs/notes/stencil.md.
+#pragma once
+#include <cuda.h>
+
+#include <string>
+
+#include "kernels/gemm/sm90_ptx.cuh"
+#include "kernels/stencil/stencil_tma.hpp"
+#include "kernels/stencil/stencil_zmarch.cuh"
+
+namespace gpuopt {
+namespace stencil_fwd {
+
+using stencil::i64;
+using stencil::Lanes;
+
+template <class T, int R, int VMAX>
+using ShapeFwd =
+    stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, VMAX), stencil::kFwdRowGroups>;
+
+// Where one thread's outputs go: row 0 of its V rows at plane z0 (the rows follow at the output
+// pitch), which of the V rows lie inside the grid (bit mask), and how many of its W lanes (W
+// when the row is a whole aligned vector: one 16-byte store). Few registers: the kernel keeps
+// 2r x V partial-sum vectors live.
+template <class T>
+struct FwdStore {
+  T* base;
+  int rows;   // bit i: row i inside the grid
+  int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
+};
+
+template <class T, int V>
+__device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
+                                          const Lanes<T> (&l)[V]) {
+  constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+    if (!(st.rows >> i & 1)) continue;
+    T* p = st.base + zoff + i * g.out_pitch;
+    if (st.lanes > W) {
+      stencil::st_vec(p, l[i]);
+    } else {
+#pragma unroll
+      for (int e = 0; e < W; ++e)
+        if (e < st.lanes) p[e] = l[i].v[e];
+    }
+  }
+}
+
+// The z terms of input plane j (the thread's centre vectors c; j's slot is u): with kAhead false,
+// c at offset +o of output planes j - o (o = 1..R; plane j - R is then complete); with kAhead
+// true, c at offset -o of planes j + o (the slot of j + R, just freed by j - R, starts afresh).
+template <int R, bool kAhead, int N, int V, class T>
+__device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const Lanes<T> (&c)[V],
+                                            const StencilCoeffs<T>& k) {
+#pragma unroll
+  for (int o = 1; o <= R; ++o)
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+#pragma unroll
+      for (int e = 0; e < Vec16<T>::width; ++e) {
+        T& a = acc[kAhead ? (u + o) % N : (u - o + N) % N][i].v[e];
+        const T kz = stencil::coef_rt<R, 2>(k, kAhead ? -o : o);
+        a = kAhead && o == R ? kz * c[i].v[e] : fma(kz, c[i].v[e], a);
+      }
+}
+
+template <class T, int R, int VMAX>
+__global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
+    stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
+                                   StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Shape = ShapeFwd<T, R, VMAX>;
+  constexpr int V = stencil::fwd_rows_per_thread(R, VMAX);
+  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES);
+  constexpr int NW = Shape::THREADS / 32;
+  constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
+  constexpr int D = stencil::kFwdRefillLag;
+  extern __shared__ __align__(128) unsigned char smem_dyn[];
+  unsigned char* const smem_raw = stencil::align128(smem_dyn);
+  __shared__ __align__(8) unsigned long long full[S], empty[S];
+  const stencil::ZmarchBlock blk = stencil::zmarch_block<Shape>(g, plan);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const bool producer = threadIdx.x == 0;
+  // Plane j of the block (j = 0 .. planes - 1) is z = z0 - R + j, staged in stage j % S.
+  const int planes = static_cast<int>(blk.z1 - blk.z0) + 2 * R;
+  const int cx = static_cast<int>(blk.x0 - Shape::HX), cy = static_cast<int>(blk.y0 - R),
+            cz = static_cast<int>(blk.z0 - R);
+  auto issue = [&](int j) {
+    const int s = j % S;
+    const std::uint32_t bar = sm90::smem_addr(&full[s]);
+    sm90::mbar_arrive_expect_tx(bar, Shape::BYTES);
+    sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
+                      cz + j);
+  };
+  if (producer) {
+    for (int s = 0; s < S; ++s) {
+      sm90::mbar_init(sm90::smem_addr(&full[s]), 1);
+      sm90::mbar_init(sm90::smem_addr(&empty[s]), NW);
+    }
+    sm90::mbar_init_fence();
+    sm90::tma_prefetch_desc(&map);
+    for (int j = 0; j < S && j < planes; ++j) issue(j);
+  }
+  __syncthreads();  // the only block-wide barrier: the warps run decoupled from here
+  const int tx = lane, ty = warp;
+  FwdStore<T> st;
+  {
+    const i64 x = blk.x0 + tx * Shape::W, y = blk.y0 + ty * V;
+    const i64 left = g.nx - x;
+    st.lanes = left >= Shape::W ? (g.out_vec_ok ? Shape::W + 1 : Shape::W)
+                                : (left > 0 ? static_cast<int>(left) : 0);
+    st.rows = 0;
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+      if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
+    st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
+  }
+  Lanes<T> acc[N][V];
+#pragma unroll
+  for (int n = 0; n < N; ++n)
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+#pragma unroll
+      for (int e = 0; e < Shape::W; ++e) acc[n][i].v[e] = T(0);
+  int s = 0;
+  std::uint32_t phase = 0;
+  for (int jb = 0; jb < planes; jb += N) {
+#pragma unroll
+    for (int u = 0; u < N; ++u) {  // plane j's slot is u
+      const int j = jb + u;
+      if (j >= planes) break;
+      sm90::mbar_wait(sm90::smem_addr(&full[s]), phase);
+      const T* plane = reinterpret_cast<const T*>(smem_raw + s * Shape::STAGE_BYTES);
+      // The thread's centre vectors of plane j feed the z terms of planes j - R .. j + R; plane
+      // j - R, then complete, is stored first, so its slot is free during the x/y terms.
+      Lanes<T> c[V];
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+        c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
+      add_z_terms<R, false>(acc, u, c, k);
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
+      if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
+        Lanes<T> centre[V];
+        stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
+      }
+      add_z_terms<R, true>(acc, u, c, k);
+      __syncwarp();
+      if (lane == 0) sm90::mbar_arrive(sm90::smem_addr(&empty[s]));
+      if (producer && j >= D && j - D + S < planes) {
+        // Every warp has released plane j - D: its stage takes plane j - D + S.
+        sm90::mbar_wait(sm90::smem_addr(&empty[(j - D) % S]),
+                        static_cast<std::uint32_t>(((j - D) / S) & 1));
+        issue(j - D + S);
+      }
+      if (++s == S) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+  }
+#else
+  (void)map, (void)out, (void)g, (void)k, (void)plan;
+#endif
+}
+
+template <class T, int VMAX>
+gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool one_wave,
+                             const char* what) {
+  const StencilGrid g = stencil_grid(p);
+  const StencilCoeffs<T> k = stencil_coeffs<T>(p);
+  return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
+    constexpr int R = decltype(rc)::value;
+    using Shape = ShapeFwd<T, R, VMAX>;
+    CUtensorMap map;
+    if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                  "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+    const int smem =
+        stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES + stencil::kAlignSlack;
+    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX>;
+    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                    env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
+    const stencil::ZmarchPlan plan = stencil::zmarch_plan(
+        p, Shape::TX, Shape::TY,
+        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count), one_wave);
+    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
+        map, static_cast<T*>(p.out), g, k, plan);
+    return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
+  });
+}
+
+// Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave.
+template <int VMAX>
+gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, bool one_wave,
+                       const char* what) {
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX>(p, env, one_wave, what)
+                                     : launch_typed<float, VMAX>(p, env, one_wave, what);
+}
+
+}  // namespace stencil_fwd
+}  // namespace gpuopt
