@@ -263,7 +263,8 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 }
 
 // Forward with the x tile resident in smem (gdn_fwd_resident.cuh) when C's tile fits the
-// device's opt-in shared memory (C <= 288 on sm_90, <= 160 on sm_80), else the generic GEMM.
+// device's opt-in shared memory (C <= 288 on sm_90, <= 160 on sm_80; 208 KiB at C = 256), else the
+// generic GEMM.
 gpuopt_status_t forward_resident(const GdnProblem& p, const ExecEnv& env) {
   gdn::FwdArgs a;
   a.x = p.x;
@@ -283,7 +284,7 @@ gpuopt_status_t forward_resident(const GdnProblem& p, const ExecEnv& env) {
   const cudaError_t e =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, kWhat);
-  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kThreads, smem, env.stream>>>(a);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kFwdThreads, smem, env.stream>>>(a);
   return check_launch(env.fn, kWhat);
 }
 

@@ -84,9 +84,9 @@ struct TileLoader {
   int r0, k0;    // 4-byte path
   int vr0, vk0;  // 16-byte path
 
-  __device__ __forceinline__ TileLoader(const float* b, long long l, bool v)
+  // e: this thread's index among the kThreads threads that load the tile.
+  __device__ __forceinline__ TileLoader(const float* b, long long l, bool v, int e)
       : base(b), ld(l), vec(v) {
-    const int e = static_cast<int>(threadIdx.x);
     r0 = KContig ? e / kBK : e % kBM;
     k0 = KContig ? e % kBK : e / kBM;
     vr0 = KContig ? e / (kBK / 4) : (e % (kBM / 4)) * 4;
@@ -280,8 +280,9 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
   const float* b = args.b + img * args.b_img + (BK ? n0 * args.ldb + k0 : k0 * args.ldb + n0);
 
   const int ktiles = static_cast<int>((klen + kBK - 1) / kBK);
-  const TileLoader<AK> la(a, args.lda, args.vec_a);
-  const TileLoader<BK> lb(b, args.ldb, args.vec_b);
+  const int e = static_cast<int>(threadIdx.x);
+  const TileLoader<AK> la(a, args.lda, args.vec_a, e);
+  const TileLoader<BK> lb(b, args.ldb, args.vec_b, e);
   auto load = [&](int kt, int slot) {
     float* st = smem + slot * kStageFloats;
     const long long kb = static_cast<long long>(kt) * kBK;
