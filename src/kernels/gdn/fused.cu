@@ -56,6 +56,18 @@ struct ForwardEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
+// The backward pointwise terms of two elements: t = dy x ds/dz, dx = dy s (t1 = 0 when !two).
+struct GradTerms {
+  Two t, dx;
+};
+__device__ __forceinline__ GradTerms grad_terms(float z0, float z1, Two x, Two dy, bool two,
+                                                bool inverse) {
+  const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
+  const float t0 = dy.a * x.a * gdn_dscale(z0, s0, inverse);
+  const float t1 = two ? dy.b * x.b * gdn_dscale(z1, s1, inverse) : 0.f;
+  return {{t0, t1}, {dy.a * s0, dy.b * s1}};
+}
+
 // t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
 struct GradEpi {
   static constexpr bool kRowSum = true;
@@ -78,16 +90,53 @@ struct GradEpi {
   }
   __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
     const long long i = z * img + m * p + n;
-    const float z0 = pr.b + a0, z1 = pr.b + a1;
-    const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
-    const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
-    const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
-    st_pair(t + i, two, pair, t0, t1);
-    st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
-    return t0 + t1;
+    const GradTerms g = grad_terms(pr.b + a0, pr.b + a1, pr.x, pr.dy, two, inverse);
+    st_pair(t + i, two, pair, g.t.a, g.t.b);
+    st_pair(dx + i, two, pair, g.dx.a, g.dx.b);
+    return g.t.a + g.t.b;
   }
   __device__ void row_sum(int z, int nt, int m, float v) const {
     bpart[(static_cast<long long>(z) * ntiles + nt) * c + m] = v;
+  }
+};
+
+// Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
+// y = x * s(z)
+struct ResForwardEpi {
+  static constexpr bool kRowSum = false;
+  struct Pre {};
+  float* __restrict__ y;
+  bool inverse, pair;
+  __device__ Pre load(long long, bool) const { return {}; }
+  __device__ float apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
+    st_pair(y + i, two, pair, x.a * gdn_scale(z0, inverse), x.b * gdn_scale(z1, inverse));
+    return 0.f;
+  }
+  __device__ void row_sum(long long, int, int, float) const {}
+};
+
+// t = dy * x * ds/dz, dx = dy * s; row sums of t -> dbeta partials
+struct ResGradEpi {
+  static constexpr bool kRowSum = true;
+  struct Pre {
+    Two dy;
+  };
+  const float* __restrict__ dy;
+  float* __restrict__ t;
+  float* __restrict__ dx;
+  float* __restrict__ bpart;  // [image * ptiles + tile][C]
+  int c, ptiles;
+  bool inverse, pair;
+  __device__ Pre load(long long i, bool two) const { return {ld_pair(dy + i, two, pair)}; }
+  __device__ float apply(long long i, int, bool two, float z0, float z1, Two x,
+                         const Pre& pr) const {
+    const GradTerms g = grad_terms(z0, z1, x, pr.dy, two, inverse);
+    st_pair(t + i, two, pair, g.t.a, g.t.b);
+    st_pair(dx + i, two, pair, g.dx.a, g.dx.b);
+    return g.t.a + g.t.b;
+  }
+  __device__ void row_sum(long long img, int tile, int m, float v) const {
+    bpart[(img * ptiles + tile) * c + m] = v;
   }
 };
 
@@ -206,6 +255,35 @@ MmaArgs mix_args(const GdnProblem& p) {
   return a;
 }
 
+// Whether the resident-x mix kernel (gdn_fwd_resident.cuh) runs: C <= 256 and C's x tile fits
+// the device's opt-in shared memory (212 KiB at C = 256; C <= 160 on sm_80).
+bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
+  return p.c <= gdn::kResRows && env.device != nullptr &&
+         static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
+}
+
+template <class Epi>
+gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
+                                const char* what) {
+  gdn::ResidentArgs a;
+  a.x = p.x;
+  a.beta = p.beta;
+  a.gamma = p.gamma;
+  a.c = static_cast<int>(p.c);
+  a.p = p.p;
+  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
+  a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
+  a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
+  const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
+  auto kernel =
+      p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi> : gdn::gdn_resident_mix_kernel<true, Epi>;
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
+  return check_launch(env.fn, what);
+}
+
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
@@ -214,10 +292,16 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const long long img = p.c * p.p;
   const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
 
-  GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
-             ntiles, p.inverse, pairs(p, t)};
-  GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
-                                                   "gdn fused backward z/t kernel")));
+  if (resident_fits(p, env)) {
+    const ResGradEpi re{p.dy,   t,         p.dx,       bpart, static_cast<int>(p.c),
+                        ntiles, p.inverse, pairs(p, t)};
+    GPUOPT_TRY(launch_resident(p, re, env, "gdn fused backward z/t (resident x) kernel"));
+  } else {
+    GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
+               ntiles, p.inverse, pairs(p, t)};
+    GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
+                                                     "gdn fused backward z/t kernel")));
+  }
 
   MmaArgs u;  // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
   u.a = p.gamma;
@@ -262,39 +346,13 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   return check_launch(env.fn, "gdn fused partial sums kernel");
 }
 
-// Forward with the x tile resident in smem (gdn_fwd_resident.cuh) when C's tile fits the
-// device's opt-in shared memory (C <= 288 on sm_90, <= 160 on sm_80; 208 KiB at C = 256), else the
-// generic GEMM.
-gpuopt_status_t forward_resident(const GdnProblem& p, const ExecEnv& env) {
-  gdn::FwdArgs a;
-  a.x = p.x;
-  a.beta = p.beta;
-  a.gamma = p.gamma;
-  a.y = p.y;
-  a.c = static_cast<int>(p.c);
-  a.p = p.p;
-  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
-  a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
-  a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  a.pair = pairs(p, p.y);
-  a.inverse = p.inverse;
-  const int smem = static_cast<int>(gdn::fwd_resident_smem_bytes(p.c));
-  auto kernel = p.tf32 ? gdn::gdn_fwd_resident_kernel<false> : gdn::gdn_fwd_resident_kernel<true>;
-  constexpr const char* kWhat = "gdn fused forward (resident x) kernel";
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  if (e != cudaSuccess) return fail_cuda(e, env.fn, kWhat);
-  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kFwdThreads, smem, env.stream>>>(a);
-  return check_launch(env.fn, kWhat);
-}
-
 }  // namespace
 
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
-  if (env.device != nullptr &&
-      static_cast<std::size_t>(gdn::fwd_resident_smem_bytes(p.c)) <= env.device->smem_optin)
-    return forward_resident(p, env);
+  if (resident_fits(p, env))
+    return launch_resident(p, ResForwardEpi{p.y, p.inverse, pairs(p, p.y)}, env,
+                           "gdn fused forward (resident x) kernel");
   ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
                                               "gdn fused forward kernel");
