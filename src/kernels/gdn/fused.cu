@@ -56,18 +56,6 @@ struct ForwardEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
-// The backward pointwise terms of two elements: t = dy x ds/dz, dx = dy s (t1 = 0 when !two).
-struct GradTerms {
-  Two t, dx;
-};
-__device__ __forceinline__ GradTerms grad_terms(float z0, float z1, Two x, Two dy, bool two,
-                                                bool inverse) {
-  const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
-  const float t0 = dy.a * x.a * gdn_dscale(z0, s0, inverse);
-  const float t1 = two ? dy.b * x.b * gdn_dscale(z1, s1, inverse) : 0.f;
-  return {{t0, t1}, {dy.a * s0, dy.b * s1}};
-}
-
 // t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
 struct GradEpi {
   static constexpr bool kRowSum = true;
@@ -90,10 +78,13 @@ struct GradEpi {
   }
   __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
     const long long i = z * img + m * p + n;
-    const GradTerms g = grad_terms(pr.b + a0, pr.b + a1, pr.x, pr.dy, two, inverse);
-    st_pair(t + i, two, pair, g.t.a, g.t.b);
-    st_pair(dx + i, two, pair, g.dx.a, g.dx.b);
-    return g.t.a + g.t.b;
+    const float z0 = pr.b + a0, z1 = pr.b + a1;
+    const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
+    const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
+    const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
+    st_pair(t + i, two, pair, t0, t1);
+    st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
+    return t0 + t1;
   }
   __device__ void row_sum(int z, int nt, int m, float v) const {
     bpart[(static_cast<long long>(z) * ntiles + nt) * c + m] = v;
@@ -103,40 +94,12 @@ struct GradEpi {
 // Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
 // y = x * s(z)
 struct ResForwardEpi {
-  static constexpr bool kRowSum = false;
   struct Pre {};
   float* __restrict__ y;
   bool inverse, pair;
   __device__ Pre load(long long, bool) const { return {}; }
-  __device__ float apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
+  __device__ void apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
     st_pair(y + i, two, pair, x.a * gdn_scale(z0, inverse), x.b * gdn_scale(z1, inverse));
-    return 0.f;
-  }
-  __device__ void row_sum(long long, int, int, float) const {}
-};
-
-// t = dy * x * ds/dz, dx = dy * s; row sums of t -> dbeta partials
-struct ResGradEpi {
-  static constexpr bool kRowSum = true;
-  struct Pre {
-    Two dy;
-  };
-  const float* __restrict__ dy;
-  float* __restrict__ t;
-  float* __restrict__ dx;
-  float* __restrict__ bpart;  // [image * ptiles + tile][C]
-  int c, ptiles;
-  bool inverse, pair;
-  __device__ Pre load(long long i, bool two) const { return {ld_pair(dy + i, two, pair)}; }
-  __device__ float apply(long long i, int, bool two, float z0, float z1, Two x,
-                         const Pre& pr) const {
-    const GradTerms g = grad_terms(z0, z1, x, pr.dy, two, inverse);
-    st_pair(t + i, two, pair, g.t.a, g.t.b);
-    st_pair(dx + i, two, pair, g.dx.a, g.dx.b);
-    return g.t.a + g.t.b;
-  }
-  __device__ void row_sum(long long img, int tile, int m, float v) const {
-    bpart[(img * ptiles + tile) * c + m] = v;
   }
 };
 
@@ -256,7 +219,7 @@ MmaArgs mix_args(const GdnProblem& p) {
 }
 
 // Whether the resident-x mix kernel (gdn_fwd_resident.cuh) runs: C <= 256 and C's x tile fits
-// the device's opt-in shared memory (212 KiB at C = 256; C <= 160 on sm_80).
+// the device's opt-in shared memory (208 KiB at C = 256; C <= 160 on sm_80).
 bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
   return p.c <= gdn::kResRows && env.device != nullptr &&
          static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
@@ -292,16 +255,11 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const long long img = p.c * p.p;
   const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
 
-  if (resident_fits(p, env)) {
-    const ResGradEpi re{p.dy,   t,         p.dx,       bpart, static_cast<int>(p.c),
-                        ntiles, p.inverse, pairs(p, t)};
-    GPUOPT_TRY(launch_resident(p, re, env, "gdn fused backward z/t (resident x) kernel"));
-  } else {
-    GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
-               ntiles, p.inverse, pairs(p, t)};
-    GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
-                                                     "gdn fused backward z/t kernel")));
-  }
+  // (the resident-x mix kernel as this GEMM was slower in run 4: 1.38 vs 1.30 ms f32 in total)
+  GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
+             ntiles, p.inverse, pairs(p, t)};
+  GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
+                                                   "gdn fused backward z/t kernel")));
 
   MmaArgs u;  // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
   u.a = p.gamma;

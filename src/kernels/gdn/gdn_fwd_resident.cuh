@@ -1,12 +1,13 @@
 // The channel-mix kernel of the fused GDN passes with the x tile resident in shared memory
 // (sm_80+, mma.sync TF32): z = beta + gamma x^2 for all C <= 256 output channels of one
 // (image, 128-pixel tile) per block of 16 warps, then an epilogue functor on (z, x): the forward
-// pass's y = x s(z), the backward pass's t and dx = dy s with dbeta row sums.
+// pass's y = x s(z). (As the backward pass's z/t GEMM, with t, dx = dy s and dbeta row sums in
+// the epilogue, it was slower than the generic GEMM in run 4, so the backward pass keeps that.)
 // - x tile: all Cp = C rounded up to 32 channels x 128 pixels stay in smem ([Cp][136] floats,
 //   136 KiB at C = 256), loaded in 32-channel chunks alongside gamma's, so x is read from DRAM
 //   once and the epilogue's x_i comes from smem (no second read of x).
 // - gamma: 256 x 32 chunks (36 KiB) double-buffered through cp.async (16-byte copies when
-//   C % 4 == 0; gamma stays in L2): the next chunk pair loads during this chunk's mma. 212 KiB
+//   C % 4 == 0; gamma stays in L2): the next chunk pair loads during this chunk's mma. 208 KiB
 //   of smem, 1 block per SM.
 // - 16 warps, 4 x 4, each 64 x 32 (mma_ktile of gdn_mma.cuh: 3xTF32 or 1xTF32, x squared when
 //   its B fragment is built).
@@ -25,11 +26,10 @@ constexpr int kResRows = 2 * kBM;          // output channels per block (C <= 25
 constexpr int kResStages = 2;
 constexpr int kResStageFloats = kResRows * kKPitch;
 constexpr int kResRingFloats = kResStages * kResStageFloats;
-constexpr int kResPartFloats = 4 * kResRows;  // row sums of the 4 warp columns
 
 // Shared memory of a block for c channels.
 constexpr long long resident_smem_bytes(long long c) {
-  return ((c + kBK - 1) / kBK * kBK * kRPitch + kResRingFloats + kResPartFloats) * 4;
+  return ((c + kBK - 1) / kBK * kBK * kRPitch + kResRingFloats) * 4;
 }
 
 struct ResidentArgs {
@@ -43,15 +43,13 @@ struct ResidentArgs {
 };
 
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
-// float apply(i, m, two, z0, z1, x, pre) finishes and stores them and returns their part of row
-// m's sum; with kRowSum, row_sum(img, tile, m, v) receives the block's fixed-order row sums.
+// apply(i, m, two, z0, z1, x, pre) finishes and stores them.
 template <bool Split3, class Epi>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
   float* ring = reinterpret_cast<float*>(smem4);
-  float* part = ring + kResRingFloats;  // [4][kResRows]
-  float* xs = part + kResPartFloats;    // [Cp][kRPitch]
+  float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
@@ -60,8 +58,7 @@ __global__ void __launch_bounds__(kResThreads, 1)
   const int e = static_cast<int>(threadIdx.x) % kThreads;
 
   const long long img = blockIdx.x / args.ptiles;
-  const int tile = static_cast<int>(blockIdx.x % args.ptiles);
-  const long long n0 = static_cast<long long>(tile) * kBM;
+  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * kBM;
   const int nvalid = args.p - n0 < kBM ? static_cast<int>(args.p - n0) : kBM;
   const long long img_off = img * args.c * args.p;
   const int steps = (args.c + kBK - 1) / kBK;
@@ -95,7 +92,6 @@ __global__ void __launch_bounds__(kResThreads, 1)
 
   // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
   // pairs' inputs are loaded first, then finished and stored.
-  float rows[4][2] = {};
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
@@ -115,26 +111,10 @@ __global__ void __launch_bounds__(kResThreads, 1)
         const int n = wn * 32 + j * 8 + 2 * t;
         if (n >= nvalid) continue;
         const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
-        rows[i][h] += epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2],
-                                b + acc[i][j][h * 2 + 1], Two{xv.x, xv.y}, pre[j]);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
       }
     }
-  if (Epi::kRowSum) {  // per-block row sums over the tile's pixels, in a fixed order
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float v = rows[i][h];
-        v += __shfl_xor_sync(0xffffffffu, v, 1);
-        v += __shfl_xor_sync(0xffffffffu, v, 2);
-        if (t == 0) part[wn * kResRows + wm * 64 + i * 16 + g + h * 8] = v;
-      }
-    __syncthreads();
-    const int r = static_cast<int>(threadIdx.x);
-    if (r < kResRows && r < args.c)
-      epi.row_sum(img, tile, r,
-                  part[r] + part[kResRows + r] + part[2 * kResRows + r] + part[3 * kResRows + r]);
-  }
 }
 
 }  // namespace gdn
