@@ -11,10 +11,11 @@
 //   of smem, 1 block per SM.
 // - 16 warps, 4 x 4, each 64 x 32 (mma_ktile of gdn_mma.cuh: 3xTF32 or 1xTF32, x squared when
 //   its B fragment is built).
-// Measured on the H200 (docs/notes/gdn.md): the first forward version (8 warps, two 128-row m tiles
-// looped, 4-stage 128 x 32 ring) ran the forward pass in 0.229 ms tf32 / 0.372 ms f32 at N = 32,
-// C = 256, 64 x 64, latency bound (ncu: 37% SM, 22% DRAM throughput): the second m tile's pass
-// had no loads to overlap.
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
+// tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
+// SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
+// first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229 / 0.372 ms
+// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap.
 #pragma once
 #include "kernels/gdn/gdn_mma.cuh"
 
