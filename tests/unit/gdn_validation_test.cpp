@@ -111,7 +111,7 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
-TEST(GdnDispatch, ForwardFusedOnSm80AndSm90BackwardComposed) {
+TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
   ASSERT_EQ(count, 2);
@@ -134,7 +134,12 @@ TEST(GdnDispatch, ForwardFusedOnSm80AndSm90BackwardComposed) {
     const gpuopt::Choice cb =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(cb.index, 0) << cb.reason;
-    EXPECT_EQ(std::string(table[cb.index].meta.name), "composed") << "backward, cc " << r.cc;
+    EXPECT_EQ(std::string(table[cb.index].meta.name), r.want) << "backward, cc " << r.cc;
+    b.tf32 = true;  // tf32 backward: composed everywhere
+    const gpuopt::Choice ct =
+        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(ct.index, 0) << ct.reason;
+    EXPECT_EQ(std::string(table[ct.index].meta.name), "composed") << "tf32 backward, cc " << r.cc;
   }
   const gpuopt::Choice f64 = gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F64,
                                                     gpuopt::synthetic_device(90, 132), -1, false);

@@ -1,46 +1,61 @@
-// gdn fused: the channel mixes on gpuopt's own tensor-core GEMM (gdn_mma.cuh) with the GDN
-// arithmetic folded in, so no x^2 / z / u tensor is written:
-//   forward  : one GEMM z = gamma * x^2 (x squared as its fragments are read), epilogue
-//              y = x * s(beta + z). Streams x once and writes y once.
-//   backward : (1) the same GEMM, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s and
-//              per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
+// gdn fused: the channel mixes on gpuopt's own tensor-core GEMMs with the GDN arithmetic folded
+// in, so no x^2 / z / u tensor is written:
+//   forward  : z = gamma * x^2 (x squared as its fragments are read), epilogue y = x * s(beta + z),
+//              on the resident-x kernel (gdn_fwd_resident.cuh: x read from DRAM once, epilogue
+//              x from smem) when C <= 256 fits the device's smem, else on the generic GEMM
+//              (gdn_mma.cuh). H200, N = 32, C = 256, 64 x 64 (run 4, 670da46): 0.1945 ms tf32
+//              (1.54x composed), 0.3497 ms f32 (1.70x).
+//   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
+//              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
 //              u = gamma^T t with epilogue dx += 2 x u, so t and x come from DRAM once;
 //              (3) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
+//              H200 (run 3, 0fd945d): 1.303 ms f32 (1.22x composed), 0.804 ms tf32 (0.93x).
 // f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32. Epilogues load
-// a fragment row's inputs before storing (first H200 run, serial load-use-store epilogue: tf32
-// forward 0.272 ms, only 1.09x composed). Figures: docs/notes/gdn.md.
+// a fragment row's inputs before storing and move two adjacent pixels as one float2 (first H200
+// run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
+// docs/notes/gdn.md.
+#include <cstdint>
+
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
+#include "kernels/gdn/gdn_fwd_resident.cuh"
 #include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gdn/gdn_mma.cuh"
 
 namespace gpuopt {
 namespace {
 
+using gdn::ld_pair;
 using gdn::MmaArgs;
+using gdn::st_pair;
+using gdn::Two;
 static_assert(gdn::kSmemBytes == kGdnFusedSmemBytes, "gdn.hpp and gdn_mma.cuh disagree");
 
-// The epilogues: load(z, m, n) reads an element's inputs, apply(z, m, n, acc, pre) combines them
-// with the GEMM result and stores (the kernel issues a fragment row's loads before its stores).
+// The epilogues: load(z, m, n, two) reads the inputs of element (m, n) (and (m, n + 1) when two),
+// apply(z, m, n, two, acc0, acc1, pre) combines them with the GEMM results and stores (the kernel
+// issues a fragment row's loads before its stores). `pair`: every even element index is 8-byte
+// aligned (even pixel count, aligned pointers), so two elements move as one float2.
 // Pointers are __restrict__: the outputs never alias the inputs (validated by the API).
 
 // y = x * s(beta + z)
 struct ForwardEpi {
   static constexpr bool kRowSum = false;
   struct Pre {
-    float x, b;
+    Two x;
+    float b;
   };
   const float* __restrict__ x;
   const float* __restrict__ beta;
   float* __restrict__ y;
   long long img, p;  // elements per image, pixels
-  bool inverse;
-  __device__ Pre load(int z, int m, int n) const {
-    return {__ldg(x + z * img + m * p + n), __ldg(beta + m)};
+  bool inverse, pair;
+  __device__ Pre load(int z, int m, int n, bool two) const {
+    return {ld_pair(x + z * img + m * p + n, two, pair), __ldg(beta + m)};
   }
-  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
-    y[z * img + m * p + n] = pr.x * gdn_scale(pr.b + acc, inverse);
+  __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
+    st_pair(y + z * img + m * p + n, two, pair, pr.x.a * gdn_scale(pr.b + a0, inverse),
+            pr.x.b * gdn_scale(pr.b + a1, inverse));
     return 0.f;
   }
   __device__ void row_sum(int, int, int, float) const {}
@@ -50,7 +65,8 @@ struct ForwardEpi {
 struct GradEpi {
   static constexpr bool kRowSum = true;
   struct Pre {
-    float x, dy, b;
+    Two x, dy;
+    float b;
   };
   const float* __restrict__ x;
   const float* __restrict__ beta;
@@ -60,22 +76,35 @@ struct GradEpi {
   float* __restrict__ bpart;  // [image * ntiles + ntile][C]
   long long img, p;
   int c, ntiles;
-  bool inverse;
-  __device__ Pre load(int z, int m, int n) const {
+  bool inverse, pair;
+  __device__ Pre load(int z, int m, int n, bool two) const {
     const long long i = z * img + m * p + n;
-    return {__ldg(x + i), __ldg(dy + i), __ldg(beta + m)};
+    return {ld_pair(x + i, two, pair), ld_pair(dy + i, two, pair), __ldg(beta + m)};
   }
-  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
+  __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
     const long long i = z * img + m * p + n;
-    const float zz = pr.b + acc;
-    const float s = gdn_scale(zz, inverse);
-    const float tv = pr.dy * pr.x * gdn_dscale(zz, s, inverse);
-    t[i] = tv;
-    dx[i] = pr.dy * s;
-    return tv;
+    const float z0 = pr.b + a0, z1 = pr.b + a1;
+    const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
+    const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
+    const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
+    st_pair(t + i, two, pair, t0, t1);
+    st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
+    return t0 + t1;
   }
   __device__ void row_sum(int z, int nt, int m, float v) const {
     bpart[(static_cast<long long>(z) * ntiles + nt) * c + m] = v;
+  }
+};
+
+// Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
+// y = x * s(z)
+struct ResForwardEpi {
+  struct Pre {};
+  float* __restrict__ y;
+  bool inverse, pair;
+  __device__ Pre load(long long, bool) const { return {}; }
+  __device__ void apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
+    st_pair(y + i, two, pair, x.a * gdn_scale(z0, inverse), x.b * gdn_scale(z1, inverse));
   }
 };
 
@@ -83,17 +112,27 @@ struct GradEpi {
 struct DxEpi {
   static constexpr bool kRowSum = false;
   struct Pre {
-    float x, dx;
+    Two x, dx;
   };
   const float* __restrict__ x;
   float* __restrict__ dx;
   long long img, p;
-  __device__ Pre load(int z, int m, int n) const {
+  bool pair;
+  __device__ Pre load(int z, int m, int n, bool two) const {
     const long long i = z * img + m * p + n;
-    return {__ldg(x + i), dx[i]};
+    const float* d = dx + i;  // read then written by this thread only
+    Two v;
+    if (two && pair) {
+      const float2 w = *reinterpret_cast<const float2*>(d);
+      v = {w.x, w.y};
+    } else {
+      v = {d[0], two ? d[1] : 0.f};
+    }
+    return {ld_pair(x + i, two, pair), v};
   }
-  __device__ float apply(int z, int m, int n, float acc, const Pre& pr) const {
-    dx[z * img + m * p + n] = pr.dx + 2.f * pr.x * acc;
+  __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
+    st_pair(dx + z * img + m * p + n, two, pair, pr.dx.a + 2.f * pr.x.a * a0,
+            pr.dx.b + 2.f * pr.x.b * a1);
     return 0.f;
   }
   __device__ void row_sum(int, int, int, float) const {}
@@ -105,9 +144,10 @@ struct DgammaEpi {
   struct Pre {};
   float* __restrict__ part;
   long long c;
-  __device__ Pre load(int, int, int) const { return {}; }
-  __device__ float apply(int z, int m, int n, float acc, const Pre&) const {
-    part[(z * c + m) * c + n] = acc;
+  bool pair;
+  __device__ Pre load(int, int, int, bool) const { return {}; }
+  __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre&) const {
+    st_pair(part + (z * c + m) * c + n, two, pair, a0, a1);
     return 0.f;
   }
   __device__ void row_sum(int, int, int, float) const {}
@@ -128,9 +168,23 @@ __global__ void gdn_sum_partials(const float* dgpart, long long splits, long lon
   }
 }
 
+bool aligned(const void* ptr, std::uintptr_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % bytes == 0;
+}
+
+// Tile counts, and whether each operand can move in 16-byte copies (every tile row starts
+// 16-byte aligned: aligned base, leading dimension and image stride multiples of 4).
 void set_tiles(MmaArgs* a) {
   a->mtiles = static_cast<int>(ceil_div(a->m, gdn::kBM));
   a->ntiles = static_cast<int>(ceil_div(a->n, gdn::kBM));
+  a->vec_a = aligned(a->a, 16) && a->lda % 4 == 0 && a->a_img % 4 == 0;
+  a->vec_b = aligned(a->b, 16) && a->ldb % 4 == 0 && a->b_img % 4 == 0;
+}
+
+// Two adjacent pixels of a row move as one float2: even pixel count, 8-byte aligned tensors.
+bool pairs(const GdnProblem& p, const float* extra) {
+  return p.p % 2 == 0 && aligned(p.x, 8) && aligned(p.y, 8) && aligned(p.dy, 8) &&
+         aligned(p.dx, 8) && aligned(extra, 8);
 }
 
 // Sets the kernel's shared memory limit and launches it with `blocks` blocks.
@@ -169,6 +223,35 @@ MmaArgs mix_args(const GdnProblem& p) {
   return a;
 }
 
+// Whether the resident-x mix kernel (gdn_fwd_resident.cuh) runs: C <= 256 and C's x tile fits
+// the device's opt-in shared memory (208 KiB at C = 256; C <= 160 on sm_80).
+bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
+  return p.c <= gdn::kResRows && env.device != nullptr &&
+         static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
+}
+
+template <class Epi>
+gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
+                                const char* what) {
+  gdn::ResidentArgs a;
+  a.x = p.x;
+  a.beta = p.beta;
+  a.gamma = p.gamma;
+  a.c = static_cast<int>(p.c);
+  a.p = p.p;
+  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
+  a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
+  a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
+  const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
+  auto kernel =
+      p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi> : gdn::gdn_resident_mix_kernel<true, Epi>;
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
+  return check_launch(env.fn, what);
+}
+
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
@@ -177,7 +260,9 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const long long img = p.c * p.p;
   const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
 
-  GradEpi ge{p.x, p.beta, p.dy, t, p.dx, bpart, img, p.p, static_cast<int>(p.c), ntiles, p.inverse};
+  // (the resident-x mix kernel as this GEMM was slower in run 4: 1.38 vs 1.30 ms f32 in total)
+  GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
+             ntiles, p.inverse, pairs(p, t)};
   GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
                                                    "gdn fused backward z/t kernel")));
 
@@ -204,8 +289,8 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   // dgamma and dx GEMMs in one launch, interleaved per image (t and x read once from DRAM)
   set_tiles(&d);
   set_tiles(&u);
-  const DgammaEpi de{dgpart, p.c};
-  const DxEpi xe{p.x, p.dx, img, p.p};
+  const DgammaEpi de{dgpart, p.c, p.c % 2 == 0};
+  const DxEpi xe{p.x, p.dx, img, p.p, pairs(p, t)};
   const long long blocks = p.n * (static_cast<long long>(d.mtiles) * d.ntiles * d.chunks +
                                   static_cast<long long>(u.mtiles) * u.ntiles);
   constexpr const char* kWhat = "gdn fused backward dgamma + dx kernel";
@@ -228,7 +313,10 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
-  ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse};
+  if (resident_fits(p, env))
+    return launch_resident(p, ResForwardEpi{p.y, p.inverse, pairs(p, p.y)}, env,
+                           "gdn fused forward (resident x) kernel");
+  ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
                                               "gdn fused forward kernel");
 }

@@ -7,9 +7,9 @@
 // U_n = gamma^T * T_n (for dx) and dgamma = sum_n T_n * (X_n^2)^T (K = all N * P pixels, split
 // into chunks whose partials are reduced in a fixed order: deterministic).
 //
-// Dispatch rule (measured, see docs/notes/gdn.md): forward pass `fused` when it can run (cc >= 8.0
-// with 108 KiB of shared memory per block), else `composed`; backward pass `composed` (faster on
-// the H200 in both precision modes), `fused` only when forced.
+// Dispatch rule (measured, see docs/notes/gdn.md): `fused` when it can run (cc >= 8.0 with 108 KiB
+// of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
+// on the H200), `fused` only when forced.
 #pragma once
 #include <cstddef>
 #include <cstdint>

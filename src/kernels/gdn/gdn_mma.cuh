@@ -3,9 +3,15 @@
 // per element. Operands come straight from the NCHW tensors: each is an R x K matrix stored with
 // k contiguous (KContig) or r contiguous, optionally squared (the GDN x^2) when its fragment is
 // read, so no x^2 tensor is ever written.
-// - 3-stage cp.async pipeline (4-byte copies with zero fill: any shape, any C, any H x W), 32-deep
-//   k tiles; smem pitches chosen so fragment reads are bank-conflict free (k-contiguous tiles:
-//   pitch 36 = 4 mod 32; r-contiguous tiles: pitch 136 = 8 mod 32).
+// - 3-stage cp.async pipeline, 32-deep k tiles: 16-byte copies where the operand's leading
+//   dimension is a multiple of 4 and its base 16-byte aligned, else 4-byte copies (any shape);
+//   zero fill outside the matrix. smem pitches chosen so fragment reads are bank-conflict free
+//   (k-contiguous tiles: pitch 36 = 4 mod 32, fragments through ldmatrix; r-contiguous tiles:
+//   pitch 136 = 8 mod 32, scalar loads).
+// - TF32 rounding by an integer add of half an ulp (the mma ignores the low 13 bits).
+//   (16-byte copies, ldmatrix, integer rounding and float2 epilogues together, H200, N = 32,
+//   C = 256, 64 x 64: fused backward 1.616 -> 1.303 ms f32, 1.177 -> 0.804 ms tf32; run 2 ->
+//   run 3 of docs/notes/gdn.md.)
 // - 8 warps, 2 x 4, each 64 x 32 (4 x 4 mma tiles); 2 blocks per SM.
 // - Split3 = true: error-compensated 3xTF32 (a = a_hi + a_lo with both parts TF32; a*b ~=
 //   a_lo*b_hi + a_hi*b_lo + a_hi*b_hi, f32 accumulation): f32-level accuracy on tensor cores.
@@ -14,6 +20,8 @@
 //   chunks = 1 for the per-image GEMMs.
 #pragma once
 #include <cstdint>
+
+#include "kernels/gemm/gemm_tile_io.cuh"
 
 namespace gpuopt {
 namespace gdn {
@@ -41,6 +49,7 @@ struct MmaArgs {
   long long chunk_k = 0;  // k per chunk (== k when no split)
   int chunks = 1;         // chunks per image
   int mtiles = 0, ntiles = 0;
+  bool vec_a = false, vec_b = false;  // 16-byte copies allowed (ld % 4 == 0, 16-byte aligned)
 };
 
 __device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
@@ -54,12 +63,6 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-__device__ __forceinline__ unsigned to_tf32(float v) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
-  return r;
-}
-
 __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4],
                                          const unsigned (&b)[2]) {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
@@ -70,22 +73,47 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4],
 
 // Copies 128 x 32 (r, k) tiles of one operand into smem, zero outside rvalid x kvalid. Each
 // thread owns 16 elements at a fixed stride (k-contiguous: rows r0 + 8i; r-contiguous: k rows
-// k0 + 2i), so the loader keeps one pointer and no per-element 64-bit address.
+// k0 + 2i), so the loader keeps one pointer and no per-element 64-bit address. When the operand
+// allows it (vec: ld % 4 == 0 and a 16-byte aligned base, set by the host) each thread instead
+// issues 4 16-byte copies (4 consecutive elements along the contiguous dimension, the tail
+// zero-filled through the copy's source size): a quarter of the copy instructions.
 template <bool KContig>
 struct TileLoader {
   static constexpr int kCopies = kBM * kBK / kThreads;
+  static constexpr int kVecCopies = kCopies / 4;
   const float* base;  // element (0, 0) of k tile 0
   long long ld;
-  int r0, k0;
+  bool vec;
+  int r0, k0;    // 4-byte path
+  int vr0, vk0;  // 16-byte path
 
-  __device__ __forceinline__ TileLoader(const float* b, long long l) : base(b), ld(l) {
-    const int e = static_cast<int>(threadIdx.x);
+  // e: this thread's index among the kThreads threads that load the tile.
+  __device__ __forceinline__ TileLoader(const float* b, long long l, bool v, int e)
+      : base(b), ld(l), vec(v) {
     r0 = KContig ? e / kBK : e % kBM;
     k0 = KContig ? e % kBK : e / kBM;
+    vr0 = KContig ? e / (kBK / 4) : (e % (kBM / 4)) * 4;
+    vk0 = KContig ? (e % (kBK / 4)) * 4 : e / (kBM / 4);
   }
 
   __device__ __forceinline__ void load(float* s, long long kb, int rvalid, int kvalid) const {
     const float* tile = base + (KContig ? kb : kb * ld);
+    if (vec) {
+      // k-contiguous: rows vr0 + 32i, k vk0..vk0+3; r-contiguous: k rows vk0 + 8i, r vr0..+3
+      constexpr int kRStep = KContig ? kThreads / (kBK / 4) : 0;
+      constexpr int kKStep = KContig ? 0 : kThreads / (kBM / 4);
+#pragma unroll
+      for (int i = 0; i < kVecCopies; ++i) {
+        const int r = vr0 + i * kRStep, k = vk0 + i * kKStep;
+        const int left = KContig ? kvalid - k : rvalid - r;
+        const bool row_ok = KContig ? r < rvalid : k < kvalid;
+        const int bytes = row_ok && left > 0 ? (left < 4 ? left : 4) * 4 : 0;
+        const float* src = tile + (KContig ? r * ld + k : k * ld + r);
+        gemm_io::cp_async_16(s + (KContig ? r * kKPitch + k : k * kRPitch + r),
+                             bytes > 0 ? src : tile, bytes);
+      }
+      return;
+    }
     const float* p = tile + (KContig ? r0 * ld + k0 : k0 * ld + r0);
     const long long step = KContig ? 8 * ld : 2 * ld;
     float* d = s + (KContig ? r0 * kKPitch + k0 : k0 * kRPitch + r0);
@@ -99,18 +127,143 @@ struct TileLoader {
   }
 };
 
-// Element (r, k) of a smem tile, squared when Square.
-template <bool KContig, bool Square>
-__device__ __forceinline__ float tile_at(const float* s, int r, int k) {
-  const float v = KContig ? s[r * kKPitch + k] : s[k * kRPitch + r];
-  return Square ? v * v : v;
+// ldmatrix of 32-bit elements: each 8 x 8 b16 matrix is 8 rows of 4 f32, thread l receives row
+// l / 4, element l % 4 -- the mma.m16n8k8 TF32 fragment layout of a k-contiguous tile, so one
+// instruction replaces 4 (A) or 2 (B) scalar shared loads. Row addresses are 16-byte aligned
+// (pitch 36 floats) and the 8 rows of a matrix hit 8 distinct 4-bank groups.
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const float* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(s));
+}
+__device__ __forceinline__ void ldmatrix_x2(unsigned (&r)[2], const float* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(s));
 }
 
-// hi (and, for 3xTF32, lo) TF32 parts of v.
+// hi (and, for 3xTF32, lo) TF32 parts of v. The mma reads only the 19 TF32 bits of each
+// register (the low 13 mantissa bits are ignored), so adding half a TF32 ulp (0x1000) to the bits
+// rounds to nearest (ties away) in one integer add instead of a cvt.rna. For 3xTF32 hi must be
+// exactly the rounded value (lo = v - hi), so its low bits are also masked.
 template <bool Split3>
 __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
-  hi = to_tf32(v);
-  lo = Split3 ? to_tf32(v - __uint_as_float(hi)) : 0u;
+  const unsigned r = __float_as_uint(v) + 0x1000u;
+  if (Split3) {
+    hi = r & 0xffffe000u;
+    lo = __float_as_uint(v - __uint_as_float(hi)) + 0x1000u;
+  } else {
+    hi = r;
+    lo = 0u;
+  }
+}
+
+// A fragment (16 rows from m, k from kk) of a tile: a0 (m + g, kk + t), a1 (m + g + 8, kk + t),
+// a2 (m + g, kk + t + 4), a3 (m + g + 8, kk + t + 4); squared when Square.
+template <bool KContig, bool Square>
+__device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, float (&v)[4]) {
+  const int g = lane >> 2, t = lane & 3;
+  if (KContig) {
+    unsigned r[4];
+    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * kKPitch + kk + (lane >> 4) * 4);
+#pragma unroll
+    for (int q = 0; q < 4; ++q) v[q] = __uint_as_float(r[q]);
+  } else {
+    v[0] = s[(kk + t) * kRPitch + m + g];
+    v[1] = s[(kk + t) * kRPitch + m + g + 8];
+    v[2] = s[(kk + t + 4) * kRPitch + m + g];
+    v[3] = s[(kk + t + 4) * kRPitch + m + g + 8];
+  }
+  if (Square) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) v[q] *= v[q];
+  }
+}
+
+// B fragment (8 columns from n, k from kk): b0 (kk + t, n + g), b1 (kk + t + 4, n + g).
+template <bool KContig, bool Square>
+__device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, float (&v)[2]) {
+  const int g = lane >> 2, t = lane & 3;
+  if (KContig) {
+    unsigned r[2];
+    ldmatrix_x2(r, s + (n + (lane & 7)) * kKPitch + kk + ((lane >> 3) & 1) * 4);
+    v[0] = __uint_as_float(r[0]);
+    v[1] = __uint_as_float(r[1]);
+  } else {
+    v[0] = s[(kk + t) * kRPitch + n + g];
+    v[1] = s[(kk + t + 4) * kRPitch + n + g];
+  }
+  if (Square) {
+    v[0] *= v[0];
+    v[1] *= v[1];
+  }
+}
+
+// The warp's 64 x 32 share of one 32-deep k tile: As holds rows (A) wm * 64.., Bs columns (B)
+// wn * 32.. of the block's tiles, laid out as the loaders above write them.
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3>
+__device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
+                                          int lane, float (&acc)[4][4][4]) {
+#pragma unroll
+  for (int kk = 0; kk < kBK; kk += 8) {
+    unsigned bh[4][2], bl[4][2];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      float v[2];
+      frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
+      split<Split3>(v[0], bh[j][0], bl[j][0]);
+      split<Split3>(v[1], bh[j][1], bl[j][1]);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float v[4];
+      frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) split<Split3>(v[q], ah[q], al[q]);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (Split3) {
+          mma_tf32(acc[i][j], al, bh[j]);
+          mma_tf32(acc[i][j], ah, bl[j]);
+        }
+        mma_tf32(acc[i][j], ah, bh[j]);
+      }
+    }
+  }
+}
+
+__device__ __forceinline__ void zero_acc(float (&acc)[4][4][4]) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
+}
+
+// Two adjacent elements of a row, and 8-byte loads/stores of them when `pair` (the even element
+// index is 8-byte aligned); `two` false: only the first exists.
+struct Two {
+  float a, b;
+};
+__device__ __forceinline__ Two ld_pair(const float* __restrict__ p, bool two, bool pair) {
+  if (two && pair) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(p));
+    return {v.x, v.y};
+  }
+  return {__ldg(p), two ? __ldg(p + 1) : 0.f};
+}
+__device__ __forceinline__ void st_pair(float* __restrict__ p, bool two, bool pair, float a,
+                                        float b) {
+  if (two && pair) {
+    *reinterpret_cast<float2*>(p) = make_float2(a, b);
+  } else {
+    p[0] = a;
+    if (two) p[1] = b;
+  }
 }
 
 // One block's tile: rows mt, columns nt of batch entry z (see MmaArgs). smem: kSmemBytes.
@@ -130,8 +283,9 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
   const float* b = args.b + img * args.b_img + (BK ? n0 * args.ldb + k0 : k0 * args.ldb + n0);
 
   const int ktiles = static_cast<int>((klen + kBK - 1) / kBK);
-  const TileLoader<AK> la(a, args.lda);
-  const TileLoader<BK> lb(b, args.ldb);
+  const int e = static_cast<int>(threadIdx.x);
+  const TileLoader<AK> la(a, args.lda, args.vec_a, e);
+  const TileLoader<BK> lb(b, args.ldb, args.vec_b, e);
   auto load = [&](int kt, int slot) {
     float* st = smem + slot * kStageFloats;
     const long long kb = static_cast<long long>(kt) * kBK;
@@ -141,12 +295,7 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
   };
 
   float acc[4][4][4];
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
+  zero_acc(acc);
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
@@ -161,39 +310,14 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
     cp_async_commit();
     const float* As = smem + (kt % kStages) * kStageFloats;
     const float* Bs = As + kTileFloats;
-#pragma unroll
-    for (int kk = 0; kk < kBK; kk += 8) {
-      unsigned bh[4][2], bl[4][2];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + g;
-        split<Split3>(tile_at<BK, BSq>(Bs, n, kk + t), bh[j][0], bl[j][0]);
-        split<Split3>(tile_at<BK, BSq>(Bs, n, kk + t + 4), bh[j][1], bl[j][1]);
-      }
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int m = wm * 64 + i * 16 + g;
-        unsigned ah[4], al[4];
-        split<Split3>(tile_at<AK, ASq>(As, m, kk + t), ah[0], al[0]);
-        split<Split3>(tile_at<AK, ASq>(As, m + 8, kk + t), ah[1], al[1]);
-        split<Split3>(tile_at<AK, ASq>(As, m, kk + t + 4), ah[2], al[2]);
-        split<Split3>(tile_at<AK, ASq>(As, m + 8, kk + t + 4), ah[3], al[3]);
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          if (Split3) {
-            mma_tf32(acc[i][j], al, bh[j]);
-            mma_tf32(acc[i][j], ah, bl[j]);
-          }
-          mma_tf32(acc[i][j], ah, bh[j]);
-        }
-      }
-    }
+    mma_ktile<AK, ASq, BK, BSq, Split3>(As, Bs, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1. For each row
-  // of the fragment, all 8 elements' inputs are loaded first (epi.load), then combined and
-  // stored (epi.apply): 8+ loads in flight per thread instead of one load-use-store chain.
+  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1: the epilogue
+  // functor handles the two adjacent columns of a row together (8-byte accesses where it can).
+  // For each row of the fragment, the 4 pairs' inputs are loaded first (epi.load), then combined
+  // and stored (epi.apply): loads in flight per thread instead of one load-use-store chain.
   float rows[4][2] = {};
 #pragma unroll
   for (int i = 0; i < 4; ++i)
@@ -201,21 +325,19 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
     for (int h = 0; h < 2; ++h) {
       const int m = m0 + wm * 64 + i * 16 + g + h * 8;
       if (m >= args.m) continue;
-      typename Epi::Pre pre[4][2] = {};
+      typename Epi::Pre pre[4] = {};
 #pragma unroll
-      for (int j = 0; j < 4; ++j)
+      for (int j = 0; j < 4; ++j) {
+        const int n = n0 + wn * 32 + j * 8 + 2 * t;
+        if (n < args.n) pre[j] = epi.load(z, m, n, n + 1 < args.n);
+      }
 #pragma unroll
-        for (int q = 0; q < 2; ++q) {
-          const int n = n0 + wn * 32 + j * 8 + 2 * t + q;
-          if (n < args.n) pre[j][q] = epi.load(z, m, n);
-        }
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-          const int n = n0 + wn * 32 + j * 8 + 2 * t + q;
-          if (n < args.n) rows[i][h] += epi.apply(z, m, n, acc[i][j][h * 2 + q], pre[j][q]);
-        }
+      for (int j = 0; j < 4; ++j) {
+        const int n = n0 + wn * 32 + j * 8 + 2 * t;
+        if (n < args.n)
+          rows[i][h] +=
+              epi.apply(z, m, n, n + 1 < args.n, acc[i][j][h * 2], acc[i][j][h * 2 + 1], pre[j]);
+      }
     }
   if (Epi::kRowSum) {    // per-block row sums over the tile's columns, in a fixed order
     __syncthreads();     // every warp is done with the pipeline's smem

@@ -25,12 +25,12 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
   return nullptr;
 }
 
-// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md, 04c2240): fused wins the
-// forward pass (0.396 vs 0.593 ms f32, 0.248 vs 0.296 ms tf32), composed the backward pass
-// (1.590 vs 1.616 ms f32, 0.747 vs 1.177 ms tf32).
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): fused wins the forward
+// pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms tf32) and the f32 backward pass
+// (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward pass (0.747 vs 0.804 ms).
 int composed_pref(const GdnProblem&, const DeviceDesc&) { return 10; }
 int fused_pref(const GdnProblem& p, const DeviceDesc&) {
-  return p.pass == GPUOPT_GDN_FORWARD ? 20 : 5;
+  return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
 }
 
 const Variant<GdnProblem> kTable[] = {
@@ -42,9 +42,9 @@ const Variant<GdnProblem> kTable[] = {
      composed_pref,
      gdn_launch_composed},
     {{"fused",
-      "mma.sync tensor-core GEMM (3xTF32 error-compensated for f32, 1xTF32 for tf32), 3-stage "
-      "cp.async pipeline, squaring in the operand load, rsqrt/gradient epilogue; split-K dgamma "
-      "with a fixed-order reduction",
+      "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
+      "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
+      "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
       80, 0, false, kF32},
      fused_can,
      fused_pref,

@@ -1,0 +1,122 @@
+// The channel-mix kernel of the fused GDN passes with the x tile resident in shared memory
+// (sm_80+, mma.sync TF32): z = beta + gamma x^2 for all C <= 256 output channels of one
+// (image, 128-pixel tile) per block of 16 warps, then an epilogue functor on (z, x): the forward
+// pass's y = x s(z). (As the backward pass's z/t GEMM, with t, dx = dy s and dbeta row sums in
+// the epilogue, it was slower than the generic GEMM in run 4, so the backward pass keeps that.)
+// - x tile: all Cp = C rounded up to 32 channels x 128 pixels stay in smem ([Cp][136] floats,
+//   136 KiB at C = 256), loaded in 32-channel chunks alongside gamma's, so x is read from DRAM
+//   once and the epilogue's x_i comes from smem (no second read of x).
+// - gamma: 256 x 32 chunks (36 KiB) double-buffered through cp.async (16-byte copies when
+//   C % 4 == 0; gamma stays in L2): the next chunk pair loads during this chunk's mma. 208 KiB
+//   of smem, 1 block per SM.
+// - 16 warps, 4 x 4, each 64 x 32 (mma_ktile of gdn_mma.cuh: 3xTF32 or 1xTF32, x squared when
+//   its B fragment is built).
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
+// tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
+// SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
+// first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229 / 0.372 ms
+// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap.
+#pragma once
+#include "kernels/gdn/gdn_mma.cuh"
+
+namespace gpuopt {
+namespace gdn {
+
+constexpr int kResThreads = 2 * kThreads;  // 16 warps
+constexpr int kResRows = 2 * kBM;          // output channels per block (C <= 256)
+constexpr int kResStages = 2;
+constexpr int kResStageFloats = kResRows * kKPitch;
+constexpr int kResRingFloats = kResStages * kResStageFloats;
+
+// Shared memory of a block for c channels.
+constexpr long long resident_smem_bytes(long long c) {
+  return ((c + kBK - 1) / kBK * kBK * kRPitch + kResRingFloats) * 4;
+}
+
+struct ResidentArgs {
+  const float* __restrict__ x;
+  const float* __restrict__ beta;
+  const float* __restrict__ gamma;
+  int c = 0;
+  long long p = 0;  // pixels per image
+  int ptiles = 0;   // 128-pixel tiles per image
+  bool vec_gamma = false, vec_x = false;
+};
+
+// Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
+// apply(i, m, two, z0, z1, x, pre) finishes and stores them.
+template <bool Split3, class Epi>
+__global__ void __launch_bounds__(kResThreads, 1)
+    gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
+  extern __shared__ float4 smem4[];
+  float* ring = reinterpret_cast<float*>(smem4);
+  float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
+  const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
+  // the two halves of the block load one 128-row half of each gamma chunk; half 0 loads x
+  const int half = static_cast<int>(threadIdx.x) / kThreads;
+  const int e = static_cast<int>(threadIdx.x) % kThreads;
+
+  const long long img = blockIdx.x / args.ptiles;
+  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * kBM;
+  const int nvalid = args.p - n0 < kBM ? static_cast<int>(args.p - n0) : kBM;
+  const long long img_off = img * args.c * args.p;
+  const int steps = (args.c + kBK - 1) / kBK;
+
+  const int r0 = half * kBM;  // first gamma row of this half
+  const float* gamma_half = args.gamma + (r0 < args.c ? r0 : 0) * static_cast<long long>(args.c);
+  const float* x_tile = args.x + img_off + n0;
+  auto load = [&](int s) {  // (loaders built per step: fewer registers live across the mma)
+    const int kb = s * kBK;
+    const TileLoader<true> lg(gamma_half, args.c, args.vec_gamma, e);
+    lg.load(ring + (s % kResStages) * kResStageFloats + r0 * kKPitch, kb, args.c - r0, args.c - kb);
+    if (half == 0) {
+      const TileLoader<false> lx(x_tile, args.p, args.vec_x, e);
+      lx.load(xs + kb * kRPitch, kb, nvalid, args.c - kb);
+    }
+  };
+
+  load(0);
+  cp_async_commit();
+  float acc[4][4][4];
+  zero_acc(acc);
+  for (int s = 0; s < steps; ++s) {
+    cp_async_wait<0>();
+    __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
+    if (s + 1 < steps) load(s + 1);
+    cp_async_commit();
+    mma_ktile<true, false, false, true, Split3>(ring + (s % kResStages) * kResStageFloats,
+                                                xs + s * kBK * kRPitch, wm, wn, lane, acc);
+  }
+  cp_async_wait<0>();
+
+  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
+  // pairs' inputs are loaded first, then finished and stored.
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = wm * 64 + i * 16 + g + h * 8;
+      if (m >= args.c) continue;
+      const float b = __ldg(args.beta + m);
+      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
+      typename Epi::Pre pre[4] = {};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n >= nvalid) continue;
+        const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
+      }
+    }
+}
+
+}  // namespace gdn
+}  // namespace gpuopt
