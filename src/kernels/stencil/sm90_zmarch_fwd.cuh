@@ -54,6 +54,7 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // Bulk copy of one staged row (shared -> global) into the thread's bulk group; the wait lets at
 // most N groups still be reading shared memory; the fence makes the threads' shared stores
 // visible to the copy engine.
@@ -75,6 +76,7 @@ __device__ __forceinline__ void bulk_wait_all() {
 __device__ __forceinline__ void fence_proxy_async_smem() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
+#endif
 
 template <class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
@@ -94,6 +96,7 @@ __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGr
   }
 }
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // The warp's rows through its staging buffer buf (V rows of 32 lanes x 16 bytes) and one bulk
 // copy per row inside the grid, issued by lane 0 (whose base is the rows' start). The buffer's
 // previous copy (kFwdStoreBufs groups back) must have finished reading it first.
@@ -117,6 +120,7 @@ __device__ __forceinline__ void fwd_store_bulk(const FwdStore<T>& st, const Sten
     bulk_commit();
   }
 }
+#endif
 
 // The z terms of input plane j (the thread's centre vectors c; j's slot is u): with kAhead false,
 // c at offset +o of output planes j - o (o = 1..R; plane j - R is then complete); with kAhead
