@@ -15,15 +15,9 @@
 // outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
 //
 // Configurations: VMAX output rows per thread for r <= 4 (2: 32 * W x 32 tiles, or 1: 32 * W x
-// 16), the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill one
-// wave, and the stores: per-thread 16-byte st.global, or (kBulk) each warp stages its rows in
-// shared memory and lane 0 writes each whole row with one bulk copy (cp.async.bulk shared ->
-// global, bulk_group; the buffer is reused once wait_group.read says the copy has read it), so
-// the writes, like the reads, are full-line transfers issued by the copy engine. Rows not whole
-// inside the grid or not 16-byte aligned keep the per-thread stores. The rungs:
-// sm90_zmarch_fwd.cu (2 rows, cost rule), sm90_zmarch_fwd_sweep.cu (1 row, one wave) and
-// sm90_zmarch_fwd_sweep_bulkst.cu (that with bulk stores). Measured: see those files and
-// docs/notes/stencil.md.
+// 16), and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill
+// one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1
+// row, one wave). Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
@@ -54,30 +48,6 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-// Bulk copy of one staged row (shared -> global) into the thread's bulk group; the wait lets at
-// most N groups still be reading shared memory; the fence makes the threads' shared stores
-// visible to the copy engine.
-__device__ __forceinline__ void bulk_store(void* gdst, std::uint32_t ssrc, std::uint32_t bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(gdst),
-               "r"(ssrc), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void bulk_commit() {
-  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-template <int N>
-__device__ __forceinline__ void bulk_wait_read() {
-  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
-__device__ __forceinline__ void bulk_wait_all() {
-  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-__device__ __forceinline__ void fence_proxy_async_smem() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-#endif
-
 template <class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
                                           const Lanes<T> (&l)[V]) {
@@ -95,32 +65,6 @@ __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGr
     }
   }
 }
-
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-// The warp's rows through its staging buffer buf (V rows of 32 lanes x 16 bytes) and one bulk
-// copy per row inside the grid, issued by lane 0 (whose base is the rows' start). The buffer's
-// previous copy (kFwdStoreBufs groups back) must have finished reading it first.
-template <class T, int V>
-__device__ __forceinline__ void fwd_store_bulk(const FwdStore<T>& st, const StencilGrid& g,
-                                               i64 zoff, const Lanes<T> (&l)[V], T* buf,
-                                               int lane) {
-  constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
-  if (lane == 0) bulk_wait_read<stencil::kFwdStoreBufs - 1>();
-  __syncwarp();
-#pragma unroll
-  for (int i = 0; i < V; ++i) stencil::st_vec(buf + i * 32 * W + lane * W, l[i]);
-  fence_proxy_async_smem();
-  __syncwarp();
-  if (lane == 0) {
-#pragma unroll
-    for (int i = 0; i < V; ++i)
-      if (st.rows >> i & 1)
-        bulk_store(st.base + zoff + i * g.out_pitch, sm90::smem_addr(buf + i * 32 * W),
-                   32 * W * static_cast<std::uint32_t>(sizeof(T)));
-    bulk_commit();
-  }
-}
-#endif
 
 // The z terms of input plane j (the thread's centre vectors c; j's slot is u): with kAhead false,
 // c at offset +o of output planes j - o (o = 1..R; plane j - R is then complete); with kAhead
@@ -140,7 +84,7 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
       }
 }
 
-template <class T, int R, int VMAX, bool kBulk>
+template <class T, int R, int VMAX>
 __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
     stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
@@ -191,11 +135,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
       if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
     st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
   }
-  // Bulk stores: the warp's rows are whole vectors inside the grid on every lane (warp-uniform).
-  const bool bulk = kBulk && __all_sync(0xffffffffu, st.lanes > Shape::W && (st.rows & 1));
-  T* const stage_out = reinterpret_cast<T*>(smem_raw + S * Shape::STAGE_BYTES) +
-                       warp * stencil::kFwdStoreBufs * V * 32 * Shape::W;
-  int nbuf = 0;
   Lanes<T> acc[N][V];
 #pragma unroll
   for (int n = 0; n < N; ++n)
@@ -219,15 +158,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R) {
-        const i64 zoff = static_cast<i64>(j - 2 * R) * g.out_slice;
-        if (bulk) {
-          fwd_store_bulk(st, g, zoff, acc[(u + R) % N], stage_out + nbuf * V * 32 * Shape::W, lane);
-          nbuf = nbuf + 1 == stencil::kFwdStoreBufs ? 0 : nbuf + 1;
-        } else {
-          fwd_store(st, g, zoff, acc[(u + R) % N]);
-        }
-      }
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
@@ -247,13 +178,12 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
       }
     }
   }
-  if (bulk && lane == 0) bulk_wait_all();  // the staging buffers live until the copies are done
 #else
   (void)map, (void)out, (void)g, (void)k, (void)plan;
 #endif
 }
 
-template <class T, int VMAX, bool kBulk>
+template <class T, int VMAX>
 gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool one_wave,
                              const char* what) {
   const StencilGrid g = stencil_grid(p);
@@ -265,9 +195,9 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool o
     if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
-    const int smem = stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES +
-                     stencil::kAlignSlack + (kBulk ? stencil::fwd_store_bytes(R, VMAX) : 0);
-    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX, kBulk>;
+    const int smem =
+        stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES + stencil::kAlignSlack;
+    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX>;
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
@@ -279,13 +209,12 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool o
   });
 }
 
-// Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave;
-// kBulk: output rows through bulk copies.
-template <int VMAX, bool kBulk = false>
+// Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave.
+template <int VMAX>
 gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, bool one_wave,
                        const char* what) {
-  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX, kBulk>(p, env, one_wave, what)
-                                     : launch_typed<float, VMAX, kBulk>(p, env, one_wave, what);
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX>(p, env, one_wave, what)
+                                     : launch_typed<float, VMAX>(p, env, one_wave, what);
 }
 
 }  // namespace stencil_fwd

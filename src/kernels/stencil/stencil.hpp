@@ -70,7 +70,7 @@ const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev);
 std::size_t stencil_cpasync_smem(const StencilProblem& p);
 std::size_t stencil_tma2d_smem(const StencilProblem& p);
 std::size_t stencil_tma3d_smem(const StencilProblem& p);
-std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax, bool bulk_store = false);
+std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax);
 
 gpuopt_status_t stencil_launch_naive(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_smem_sync(const StencilProblem& p, const ExecEnv& env);
@@ -82,8 +82,6 @@ gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEn
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_bulkst(const StencilProblem& p,
-                                                         const ExecEnv& env);
 
 // Validates the arguments of gpuopt_stencil (everything but the device: handles, pointer ranges)
 // and fills p. Empty grids succeed with *in_bytes == 0. Bytes: the spans in and out cover.

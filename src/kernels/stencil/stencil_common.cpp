@@ -80,11 +80,10 @@ std::size_t stencil_tma3d_smem(const StencilProblem& p) {
   return static_cast<std::size_t>(stencil::tma3d_stages(p.radius)) * st + stencil::kAlignSlack;
 }
 
-std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax, bool bulk_store) {
+std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax) {
   const int e = static_cast<int>(p.elem());
   const int st = stencil::stage_bytes(e, p.radius, stencil::fwd_tile_rows(p.radius, vmax));
-  return static_cast<std::size_t>(stencil::fwd_stages(st)) * st + stencil::kAlignSlack +
-         (bulk_store ? stencil::fwd_store_bytes(p.radius, vmax) : 0);
+  return static_cast<std::size_t>(stencil::fwd_stages(st)) * st + stencil::kAlignSlack;
 }
 
 namespace stencil {

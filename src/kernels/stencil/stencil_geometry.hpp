@@ -54,12 +54,6 @@ constexpr int kFwdRefillLag = 2;  // a stage is refilled once every warp is this
 constexpr int fwd_stages(int stage) {
   return 200 * 1024 / stage < 3 ? 3 : (200 * 1024 / stage > 8 ? 8 : 200 * 1024 / stage);
 }
-// Bulk-store configuration: each warp stages its output rows (32 lanes x 16 bytes each) in
-// kFwdStoreBufs buffers and writes them with one bulk copy per row (shared -> global).
-constexpr int kFwdStoreBufs = 2;
-constexpr int fwd_store_bytes(int r, int vmax) {
-  return kFwdRowGroups * kFwdStoreBufs * fwd_rows_per_thread(r, vmax) * 32 * 16;
-}
 
 }  // namespace stencil
 }  // namespace gpuopt

@@ -54,21 +54,17 @@ const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) 
   return stencil_smem_can(stencil_tma3d_smem(p), dev);
 }
 
-const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, int vmax,
-                    bool bulk_store = false) {
+const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, int vmax) {
   if (const char* why = need_3d(p)) return why;
   if (const char* why = can_zmarch_blocks(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  return stencil_smem_can(stencil_tma3d_fwd_smem(p, vmax, bulk_store), dev);
+  return stencil_smem_can(stencil_tma3d_fwd_smem(p, vmax), dev);
 }
 const char* can_sm90_zmarch_fwd(const StencilProblem& p, const DeviceDesc& dev) {
   return can_fwd(p, dev, 2);
 }
 const char* can_sm90_zmarch_fwd_sweep(const StencilProblem& p, const DeviceDesc& dev) {
   return can_fwd(p, dev, 1);
-}
-const char* can_sm90_zmarch_fwd_sweep_bulkst(const StencilProblem& p, const DeviceDesc& dev) {
-  return can_fwd(p, dev, 1, true);
 }
 
 // Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
@@ -85,8 +81,6 @@ int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; 
 // fwd 2835, sm90_zmarch_tma 2669.
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
-// Bulk-copy output stores: not yet measured (run 5); ranked below fwd_sweep until it is.
-int pref_sm90_zmarch_fwd_sweep_bulkst(const StencilProblem&, const DeviceDesc&) { return 49; }
 
 const Variant<StencilProblem> kTable[] = {
     {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
@@ -148,13 +142,6 @@ const Variant<StencilProblem> kTable[] = {
      can_sm90_zmarch_fwd_sweep,
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
-    {{"sm90_zmarch_fwd_sweep_bulkst",
-      "3D: fwd_sweep with each warp's output rows staged in shared memory and written by one "
-      "bulk copy (cp.async.bulk shared -> global) per row: bulk reads and bulk writes",
-      90, 90, false, kTypes},
-     can_sm90_zmarch_fwd_sweep_bulkst,
-     pref_sm90_zmarch_fwd_sweep_bulkst,
-     stencil_launch_sm90_zmarch_fwd_sweep_bulkst},
 };
 
 }  // namespace
