@@ -5,6 +5,8 @@
 // Measured (H200, bf8d2e7, 3D r=4 f32 512^3): 3097 GB/s, 387143 MCells/s, 0.729 of the copy
 // roof (bar 0.75 missed by 0.021), 1.09x sm90_zmarch_fwd, 1.16x sm90_zmarch_tma; reads exactly
 // the grid from DRAM (ncu: 537 MB); 3756 GB/s (0.88) on compressible buffers, smooth field.
+// Run 5 (322a162): 3174 GB/s, 0.743 of the copy roof (4272); output rows through per-warp
+// bulk copies (cp.async.bulk shared -> global) measured 11% slower and were dropped.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
