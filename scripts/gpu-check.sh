@@ -13,6 +13,7 @@
 #   BUILD_DIR=DIR         build tree (default build-gpu)
 #   SKIP_BENCH=1          skip gpuopt-bench
 #   SKIP_SANITIZER=1      skip compute-sanitizer
+#   SKIP_TESTS=1          skip the ctest runs (e.g. a second call that only sanitizes)
 #   SKIP_BINDINGS=1       skip the bindings step (C timing example, Python, Fortran, Rust examples)
 #   BINDINGS_BIN=DIR      prebuilt binding examples (default ./bindings-bin):
 #                         example_fortran_gemm_reduce, example_rust_gemm_reduce; each is run when
@@ -146,7 +147,9 @@ ctest_label() {  # ctest_label NAME LOG ARGS...
   : >"$log"
   step "$name" "$log" ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout "$TEST_TIMEOUT" "$@"
 }
-if [ "$BUILT" -eq 1 ]; then
+if [ "${SKIP_TESTS:-0}" = 1 ]; then
+  record tests "skipped (SKIP_TESTS=1)" 0
+elif [ "$BUILT" -eq 1 ]; then
   ctest_label "tests unit" "$OUT/build.log" -L unit --no-tests=error
   ctest_label "tests gpu" "$OUT/gpu.log" -L gpu --no-tests=error -j 4
   ctest_label "tests other" "$OUT/other.log" -LE '^(unit|gpu|bench)$' --no-tests=ignore
