@@ -77,6 +77,8 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
 fi
 mkdir -p "$OUT" || { echo "gpu-check: cannot create $OUT" >&2; exit 2; }
+# Logs start empty each run (steps append to them).
+for f in build.log gpu.log other.log bindings.txt; do : >"$OUT/$f"; done
 
 STEPS=()
 STATUS=()
@@ -144,7 +146,6 @@ fi
 ctest_label() {  # ctest_label NAME LOG ARGS...
   local name="$1" log="$2"
   shift 2
-  : >"$log"
   step "$name" "$log" ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout "$TEST_TIMEOUT" "$@"
 }
 if [ "${SKIP_TESTS:-0}" = 1 ]; then
