@@ -183,8 +183,8 @@ TEST(TransposeTable, NamesOrderAndMeta) {
   int count = 0;
   const auto* t = table(&count);
   const char* const names[] = {"naive", "smem_padded", "smem_swizzled", "sm90_tma", "cublas"};
-  ASSERT_EQ(count, 5);
-  for (int i = 0; i < count; ++i) EXPECT_STREQ(t[i].meta.name, names[i]);
+  ASSERT_GE(count, 5);  // run-3 f32 experiments follow cublas
+  for (int i = 0; i < 5; ++i) EXPECT_STREQ(t[i].meta.name, names[i]);
   EXPECT_TRUE(t[4].meta.is_vendor);
   EXPECT_EQ(t[3].meta.exact_cc, 90);
   EXPECT_EQ(t[4].meta.dtype_mask & gpuopt::dtype_bit(GPUOPT_DTYPE_BF16), 0u);

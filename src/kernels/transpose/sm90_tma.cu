@@ -30,34 +30,94 @@ constexpr int kRowBytes = 128;         // inner box: one 128-byte swizzle span o
 constexpr int kRingBytes = 64 * 1024;  // stages per CTA
 constexpr int kSmemBytes = kRingBytes + 1024;  // + slack to align to 1024
 
-template <class W>
+// kBoxes boxes of 128 bytes x 32 V lines side by side along i make a tile (input runs of
+// kBoxes x 128 bytes per line).
+template <class W, int Boxes, bool TmaStore = false>
 struct Tma {
+  using Word = W;
+  static constexpr int kBoxes = Boxes;
+  static constexpr bool kTmaStore = TmaStore;
   static constexpr int kV = 16 / static_cast<int>(sizeof(W));
-  static constexpr int kI = kRowBytes / static_cast<int>(sizeof(W));  // tile extent along i
-  static constexpr int kJ = 32 * kV;                                  // input lines per tile
-  static constexpr int kStage = kRowBytes * kJ;
-  static constexpr int kStages = kRingBytes / kStage;
+  static constexpr int kBoxI = kRowBytes / static_cast<int>(sizeof(W));  // box extent along i
+  static constexpr int kI = kBoxI * kBoxes;                              // tile extent along i
+  static constexpr int kJ = 32 * kV;                                     // input lines per tile
+  static constexpr int kBox = kRowBytes * kJ;
+  static constexpr int kStage = kBox * kBoxes;
+  // With TMA stores: a 32 KiB ring and two output tiles of a stage's size (65 KiB in all).
+  static constexpr int kRing = TmaStore ? kRingBytes / 2 : kRingBytes;
+  static constexpr int kStages = kRing / kStage;
+  static constexpr int kOut = TmaStore ? kStage : 0;
+  static_assert(kStages >= 2, "a ring of at least two stages");
+  static_assert(!TmaStore || Boxes == 1, "TMA stores of one-box tiles");
+  static_assert(kRing + 2 * kOut + 1024 <= kSmemBytes, "shared-memory budget");
 };
 
-// Output lines of one stage: warp w takes the 16-byte chunk ci = w of every row (V output lines),
-// lane jc the output columns j0 + jc V ...
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// TMA store of the 2D box at {c0, c1} from shared memory (bulk async-group completion).
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32_t src, int c0,
+                                             int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(src)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+// Waits until at most kPending of this thread's bulk groups still read shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
+}
+// Makes this thread's shared-memory writes visible to the async proxy (TMA).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+#endif
+
+// Thread tid's V x V block of a box: warp w reads the 16-byte chunk ci = w of V rows, lane jc the
+// rows of input lines j0 + jc V ..; out[e] is output line i0 + ci V + e, columns j0 + jc V ...
 template <class W>
-__device__ __forceinline__ void store_stage(const TransposeArgs<W>& t, const unsigned char* stage,
-                                            long long i0, long long j0) {
-  constexpr int V = Tma<W>::kV;
+__device__ __forceinline__ void transpose_block(const unsigned char* box,
+                                                Pack16<W> (&out)[16 / sizeof(W)]) {
+  constexpr int V = 16 / static_cast<int>(sizeof(W));
   const int jc = static_cast<int>(threadIdx.x) % 32, ci = static_cast<int>(threadIdx.x) / 32;
-  const long long j = j0 + jc * V;
-  if (j >= t.cols) return;
-  Pack16<W> blk[V], out[V];
+  Pack16<W> blk[V];
 #pragma unroll
   for (int k = 0; k < V; ++k)
     blk[k].v =
-        *reinterpret_cast<const uint4*>(stage + (k * 32 + jc) * kRowBytes + ((ci ^ (jc & 7)) * 16));
+        *reinterpret_cast<const uint4*>(box + (k * 32 + jc) * kRowBytes + ((ci ^ (jc & 7)) * 16));
 #pragma unroll
   for (int e = 0; e < V; ++e) {
 #pragma unroll
     for (int k = 0; k < V; ++k) out[e].w[k] = blk[k].w[e];
   }
+}
+
+// The transposed box into an output tile of 32 V columns (512 bytes a line) in shared memory: a
+// warp writes one line's 512 contiguous bytes per instruction (no bank conflicts).
+template <class W>
+__device__ __forceinline__ void stage_box_out(const unsigned char* box, unsigned char* out_tile) {
+  constexpr int V = 16 / static_cast<int>(sizeof(W));
+  const int jc = static_cast<int>(threadIdx.x) % 32, ci = static_cast<int>(threadIdx.x) / 32;
+  Pack16<W> out[V];
+  transpose_block<W>(box, out);
+#pragma unroll
+  for (int e = 0; e < V; ++e)
+    *reinterpret_cast<uint4*>(out_tile + (ci * V + e) * 512 + jc * 16) = out[e].v;
+}
+
+// Output lines of one stage: warp w takes the 16-byte chunk ci = w of every row (V output lines),
+// lane jc the output columns j0 + jc V ...
+template <class W>
+__device__ __forceinline__ void store_box(const TransposeArgs<W>& t, const unsigned char* stage,
+                                          long long i0, long long j0) {
+  constexpr int V = 16 / static_cast<int>(sizeof(W));
+  const int jc = static_cast<int>(threadIdx.x) % 32, ci = static_cast<int>(threadIdx.x) / 32;
+  const long long j = j0 + jc * V;
+  if (j >= t.cols) return;
+  Pack16<W> out[V];
+  transpose_block<W>(stage, out);
 #pragma unroll
   for (int e = 0; e < V; ++e) {
     const long long i = i0 + ci * V + e;
@@ -65,13 +125,21 @@ __device__ __forceinline__ void store_stage(const TransposeArgs<W>& t, const uns
   }
 }
 
-template <class W>
+template <class T>
+__device__ __forceinline__ void store_stage(const TransposeArgs<typename T::Word>& t,
+                                            const unsigned char* stage, long long i0,
+                                            long long j0) {
+#pragma unroll
+  for (int b = 0; b < T::kBoxes; ++b) store_box(t, stage + b * T::kBox, i0 + b * T::kBoxI, j0);
+}
+
+template <class T>
 __global__ void __launch_bounds__(kThreads)
-    transpose_sm90_tma_kernel(const __grid_constant__ CUtensorMap map, TransposeArgs<W> t,
-                              int tiles_i, int tiles) {
+    transpose_sm90_tma_kernel(const __grid_constant__ CUtensorMap map,
+                              const __grid_constant__ CUtensorMap map_b,
+                              TransposeArgs<typename T::Word> t, int tiles_i, int tiles) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace sm90;
-  using T = Tma<W>;
   extern __shared__ unsigned char smem_raw[];
   __shared__ std::uint64_t full[T::kStages];
   unsigned char* base = reinterpret_cast<unsigned char*>(
@@ -79,6 +147,7 @@ __global__ void __launch_bounds__(kThreads)
   const bool leader = threadIdx.x == 0;
   if (leader) {
     tma_prefetch_desc(&map);
+    if (T::kTmaStore) tma_prefetch_desc(&map_b);
     for (int s = 0; s < T::kStages; ++s) mbar_init(smem_addr(&full[s]), 1);
     mbar_init_fence();
   }
@@ -88,8 +157,10 @@ __global__ void __launch_bounds__(kThreads)
     const int u = static_cast<int>(blockIdx.x) + n * static_cast<int>(gridDim.x);
     if (u >= tiles) return;
     mbar_arrive_expect_tx(smem_addr(&full[s]), T::kStage);
-    tma_load_3d(smem_addr(base + s * T::kStage), &map, smem_addr(&full[s]), (u % tiles_i) * T::kI,
-                (u / tiles_i) * 32, 0);
+#pragma unroll
+    for (int b = 0; b < T::kBoxes; ++b)
+      tma_load_3d(smem_addr(base + s * T::kStage + b * T::kBox), &map, smem_addr(&full[s]),
+                  (u % tiles_i) * T::kI + b * T::kBoxI, (u / tiles_i) * 32, 0);
   };
   if (leader)
     for (int s = 0; s < T::kStages; ++s) issue(s, s);
@@ -98,13 +169,30 @@ __global__ void __launch_bounds__(kThreads)
     if (u >= tiles) break;
     const int s = n % T::kStages;
     mbar_wait(smem_addr(&full[s]), static_cast<std::uint32_t>((n / T::kStages) & 1));
-    store_stage(t, base + s * T::kStage, static_cast<long long>(u % tiles_i) * T::kI,
-                static_cast<long long>(u / tiles_i) * T::kJ);
-    __syncthreads();  // every thread is done with stage s before TMA refills it
-    if (leader) issue(n + T::kStages, s);
+    if constexpr (T::kTmaStore) {
+      unsigned char* out_tile = base + T::kRing + (n & 1) * T::kOut;
+      if (leader) bulk_wait_read<1>();  // the store of tile n - 2 is done reading out_tile
+      __syncthreads();
+      stage_box_out<typename T::Word>(base + s * T::kStage, out_tile);
+      fence_proxy_async_shared();
+      __syncthreads();  // out_tile written, stage s read by every thread
+      if (leader) {
+        tma_store_2d(&map_b, smem_addr(out_tile), (u / tiles_i) * T::kJ, (u % tiles_i) * T::kI);
+        bulk_commit();
+        issue(n + T::kStages, s);
+      }
+    } else {
+      store_stage<T>(t, base + s * T::kStage, static_cast<long long>(u % tiles_i) * T::kI,
+                     static_cast<long long>(u / tiles_i) * T::kJ);
+      __syncthreads();  // every thread is done with stage s before TMA refills it
+      if (leader) issue(n + T::kStages, s);
+    }
   }
+  if (T::kTmaStore && leader) bulk_wait_read<0>();  // shared memory outlives the stores' reads
 #else
+  (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ, (void)T::kTmaStore;
   (void)map;
+  (void)map_b;
   (void)t;
   (void)tiles_i;
   (void)tiles;
@@ -137,23 +225,46 @@ bool encode_a(CUtensorMap* map, const TransposeProblem& p) {
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-long long tiles_i_of(const TransposeProblem& p) {
-  return ceil_div(p.rows, kRowBytes / static_cast<long long>(transpose_elem_size(p.dtype)));
-}
-long long tiles_of(const TransposeProblem& p) {
-  const long long v = 16 / static_cast<long long>(transpose_elem_size(p.dtype));
-  return tiles_i_of(p) * ceil_div(p.cols, 32 * v);
+// The rank-2 tensor map of B for TMA stores: {j < cols, i < rows}, pitch ldb; boxes of 32 V x 32
+// (512-byte lines), no swizzle; the stores clip at the borders.
+bool encode_b(CUtensorMap* map, const TransposeProblem& p) {
+  const DriverApi& drv = driver_api();
+  if (!drv.cuTensorMapEncodeTiled) return false;
+  const std::size_t e = transpose_elem_size(p.dtype);
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.cols), static_cast<cuuint64_t>(p.rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldb) * e};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(512 / e), 32};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  return drv.cuTensorMapEncodeTiled(map, word_type(e), 2, p.B, dims, strides, box, elem_strides,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+long long tiles_i_of(const TransposeProblem& p, int boxes) {
+  return ceil_div(p.rows, boxes * kRowBytes / static_cast<long long>(transpose_elem_size(p.dtype)));
+}
+long long tiles_of(const TransposeProblem& p, int boxes = 1) {
+  const long long v = 16 / static_cast<long long>(transpose_elem_size(p.dtype));
+  return tiles_i_of(p, boxes) * ceil_div(p.cols, 32 * v);
+}
+
+template <int kBoxes, bool kTmaStore = false>
 struct Sm90Tma {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    CUtensorMap map;
+    CUtensorMap map, map_b;
     if (!encode_a(&map, p))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "transpose sm90_tma: cuTensorMapEncodeTiled rejected A's extents or pitch");
-    const long long tiles = tiles_of(p);
-    auto* kernel = transpose_sm90_tma_kernel<W>;
+    if (!kTmaStore) {
+      map_b = map;  // unused
+    } else if (!encode_b(&map_b, p)) {
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                  "transpose sm90_tma: cuTensorMapEncodeTiled rejected B's extents or pitch");
+    }
+    const long long tiles = tiles_of(p, kBoxes);
+    auto* kernel = transpose_sm90_tma_kernel<Tma<W, kBoxes, kTmaStore>>;
     // Host-side attribute and occupancy query, no stream work: fine during graph capture.
     GPUOPT_TRY_CUDA(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
@@ -165,7 +276,8 @@ struct Sm90Tma {
     long long grid = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
     if (grid > tiles) grid = tiles;
     kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, env.stream>>>(
-        map, transpose_args<W>(p), static_cast<int>(tiles_i_of(p)), static_cast<int>(tiles));
+        map, map_b, transpose_args<W>(p), static_cast<int>(tiles_i_of(p, kBoxes)),
+        static_cast<int>(tiles));
     return check_launch(env.fn, "transpose sm90_tma kernel launch");
   }
 };
@@ -192,7 +304,21 @@ const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& 
 gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env) {
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma: %s", why);
-  return transpose_by_size<Sm90Tma>(p, env);
+  return transpose_by_size<Sm90Tma<1>>(p, env);
+}
+
+// f32 experiment (run 3): tiles of two boxes (256-byte input runs), two 32 KiB stages.
+gpuopt_status_t transpose_launch_tma2box(const TransposeProblem& p, const ExecEnv& env) {
+  if (const char* why = transpose_can_sm90_tma(p, *env.device))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose tma2box: %s", why);
+  return Sm90Tma<2>::run<std::uint32_t>(p, env);
+}
+
+// f32 experiment (run 3): TMA stores of the transposed tile from a shared output tile.
+gpuopt_status_t transpose_launch_tma_store(const TransposeProblem& p, const ExecEnv& env) {
+  if (const char* why = transpose_can_sm90_tma(p, *env.device))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose tma_store: %s", why);
+  return Sm90Tma<1, true>::run<std::uint32_t>(p, env);
 }
 
 }  // namespace gpuopt

@@ -6,6 +6,7 @@ namespace {
 
 constexpr unsigned kAll =
     dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64) | dtype_bit(GPUOPT_DTYPE_BF16);
+constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 constexpr unsigned kBlas = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
 // One thread per element or 32 x 32 tiles: grid.x covers rows.
@@ -27,6 +28,7 @@ int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 40 : 20;
 }
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
+int pref_experiment(const TransposeProblem&, const DeviceDesc&) { return 0; }
 
 const Variant<TransposeProblem> kTable[] = {
     {{"naive", "one thread per element: coalesced reads, strided writes", 0, 0, false, kAll},
@@ -54,6 +56,43 @@ const Variant<TransposeProblem> kTable[] = {
      nullptr,
      pref_cublas,
      transpose_launch_cublas},
+    {{"swz32x128", "f32 experiment: smem_swizzled with a 32 x 128 tile", 0, 0, false, kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz32x128},
+    {{"swz64x64", "f32 experiment: smem_swizzled with a 64 x 64 tile", 0, 0, false, kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz64x64},
+    {{"swz32x128_pipe", "f32 experiment: 32 x 128 tile, persistent, register-pipelined", 0, 0,
+      false, kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz32x128_pipe},
+    {{"swz64x64_pipe", "f32 experiment: 64 x 64 tile, persistent, register-pipelined", 0, 0, false,
+      kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz64x64_pipe},
+    {{"swz64x64_jfirst", "f32 experiment: 64 x 64 tile, tiles ordered along j", 0, 0, false, kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz64x64_jfirst},
+    {{"swz64x128_pipe", "f32 experiment: 64 x 128 tile, persistent, register-pipelined", 0, 0,
+      false, kF32},
+     nullptr,
+     pref_experiment,
+     transpose_launch_swz64x128_pipe},
+    {{"tma2box", "f32 experiment: sm90_tma with two boxes per tile (256-byte input runs)", 90, 90,
+      false, kF32},
+     transpose_can_sm90_tma,
+     pref_experiment,
+     transpose_launch_tma2box},
+    {{"tma_store", "f32 experiment: sm90_tma with TMA stores from a shared output tile", 90, 90,
+      false, kF32},
+     transpose_can_sm90_tma,
+     pref_experiment,
+     transpose_launch_tma_store},
 };
 
 }  // namespace
