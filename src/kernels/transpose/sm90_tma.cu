@@ -133,11 +133,27 @@ __device__ __forceinline__ void store_stage(const TransposeArgs<typename T::Word
   for (int b = 0; b < T::kBoxes; ++b) store_box(t, stage + b * T::kBox, i0 + b * T::kBoxI, j0);
 }
 
+// Tile order: groups of `group` consecutive tile columns along i, walked i-fastest within a
+// group and then along j, so that the tiles in flight at once read runs of group x kI elements
+// of each input line and write runs of several tiles of each output line (group = tiles_i: plain
+// i-fastest order).
+struct TileGrid {
+  int tiles_i, tiles_j, group;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __device__ void coords(int u, int* ti, int* tj) const {
+    const int span = group * tiles_j, g = u / span, rem = u - g * span;
+    const int w = tiles_i - g * group < group ? tiles_i - g * group : group;
+    *ti = g * group + rem % w;
+    *tj = rem / w;
+  }
+#endif
+};
+
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     transpose_sm90_tma_kernel(const __grid_constant__ CUtensorMap map,
                               const __grid_constant__ CUtensorMap map_b,
-                              TransposeArgs<typename T::Word> t, int tiles_i, int tiles) {
+                              TransposeArgs<typename T::Word> t, TileGrid grid) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace sm90;
   extern __shared__ unsigned char smem_raw[];
@@ -152,21 +168,26 @@ __global__ void __launch_bounds__(kThreads)
     mbar_init_fence();
   }
   __syncthreads();
+  const int tiles = grid.tiles_i * grid.tiles_j;
   // Tile n of this CTA (n-th in its persistent sequence) into stage s.
   auto issue = [&](int n, int s) {
     const int u = static_cast<int>(blockIdx.x) + n * static_cast<int>(gridDim.x);
     if (u >= tiles) return;
+    int ti, tj;
+    grid.coords(u, &ti, &tj);
     mbar_arrive_expect_tx(smem_addr(&full[s]), T::kStage);
 #pragma unroll
     for (int b = 0; b < T::kBoxes; ++b)
       tma_load_3d(smem_addr(base + s * T::kStage + b * T::kBox), &map, smem_addr(&full[s]),
-                  (u % tiles_i) * T::kI + b * T::kBoxI, (u / tiles_i) * 32, 0);
+                  ti * T::kI + b * T::kBoxI, tj * 32, 0);
   };
   if (leader)
     for (int s = 0; s < T::kStages; ++s) issue(s, s);
   for (int n = 0;; ++n) {
     const int u = static_cast<int>(blockIdx.x) + n * static_cast<int>(gridDim.x);
     if (u >= tiles) break;
+    int ti, tj;
+    grid.coords(u, &ti, &tj);
     const int s = n % T::kStages;
     mbar_wait(smem_addr(&full[s]), static_cast<std::uint32_t>((n / T::kStages) & 1));
     if constexpr (T::kTmaStore) {
@@ -177,13 +198,13 @@ __global__ void __launch_bounds__(kThreads)
       fence_proxy_async_shared();
       __syncthreads();  // out_tile written, stage s read by every thread
       if (leader) {
-        tma_store_2d(&map_b, smem_addr(out_tile), (u / tiles_i) * T::kJ, (u % tiles_i) * T::kI);
+        tma_store_2d(&map_b, smem_addr(out_tile), tj * T::kJ, ti * T::kI);
         bulk_commit();
         issue(n + T::kStages, s);
       }
     } else {
-      store_stage<T>(t, base + s * T::kStage, static_cast<long long>(u % tiles_i) * T::kI,
-                     static_cast<long long>(u / tiles_i) * T::kJ);
+      store_stage<T>(t, base + s * T::kStage, static_cast<long long>(ti) * T::kI,
+                     static_cast<long long>(tj) * T::kJ);
       __syncthreads();  // every thread is done with stage s before TMA refills it
       if (leader) issue(n + T::kStages, s);
     }
@@ -194,8 +215,7 @@ __global__ void __launch_bounds__(kThreads)
   (void)map;
   (void)map_b;
   (void)t;
-  (void)tiles_i;
-  (void)tiles;
+  (void)grid;
 #endif
 }
 
@@ -249,36 +269,60 @@ long long tiles_of(const TransposeProblem& p, int boxes = 1) {
   return tiles_i_of(p, boxes) * ceil_div(p.cols, 32 * v);
 }
 
-template <int kBoxes, bool kTmaStore = false>
+// Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores; group: tile
+// columns per raster group (0: plain i-fastest order).
+template <class W, int kBoxes, bool kTmaStore>
+gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int group = 0) {
+  CUtensorMap map, map_b;
+  if (!encode_a(&map, p))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "transpose sm90_tma: cuTensorMapEncodeTiled rejected A's extents or pitch");
+  if (!kTmaStore) {
+    map_b = map;  // unused
+  } else if (!encode_b(&map_b, p)) {
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "transpose sm90_tma: cuTensorMapEncodeTiled rejected B's extents or pitch");
+  }
+  const long long tiles = tiles_of(p, kBoxes);
+  TileGrid g;
+  g.tiles_i = static_cast<int>(tiles_i_of(p, kBoxes));
+  g.tiles_j = static_cast<int>(tiles / g.tiles_i);
+  g.group = group > 0 && group < g.tiles_i ? group : g.tiles_i;
+  auto* kernel = transpose_sm90_tma_kernel<Tma<W, kBoxes, kTmaStore>>;
+  // Host-side attribute and occupancy query, no stream work: fine during graph capture.
+  GPUOPT_TRY_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
+      "transpose sm90_tma: raising the shared-memory limit");
+  int per_sm = 0;
+  GPUOPT_TRY_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, kSmemBytes), env.fn,
+      "transpose sm90_tma: occupancy query");
+  long long grid = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
+  if (grid > tiles) grid = tiles;
+  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, env.stream>>>(
+      map, map_b, transpose_args<W>(p), g);
+  return check_launch(env.fn, "transpose sm90_tma kernel launch");
+}
+
+// sm90_tma: f32 tiles of two boxes (256-byte input runs; run 3: 3745 vs 3615 GB/s with one),
+// f64 and bf16 one box.
 struct Sm90Tma {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    CUtensorMap map, map_b;
-    if (!encode_a(&map, p))
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "transpose sm90_tma: cuTensorMapEncodeTiled rejected A's extents or pitch");
-    if (!kTmaStore) {
-      map_b = map;  // unused
-    } else if (!encode_b(&map_b, p)) {
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "transpose sm90_tma: cuTensorMapEncodeTiled rejected B's extents or pitch");
+    return launch_tma < W, sizeof(W) == 4 ? 2 : 1, false > (p, env);
+  }
+};
+
+// sm90_tma_store: f32 and f64 (a bf16 stage is 32 KiB, the whole ring of this layout).
+struct Sm90TmaStore {
+  template <class W>
+  static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
+    if constexpr (sizeof(W) == 2) {
+      (void)p;
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: f32 and f64 only");
+    } else {
+      return launch_tma<W, 1, true>(p, env);
     }
-    const long long tiles = tiles_of(p, kBoxes);
-    auto* kernel = transpose_sm90_tma_kernel<Tma<W, kBoxes, kTmaStore>>;
-    // Host-side attribute and occupancy query, no stream work: fine during graph capture.
-    GPUOPT_TRY_CUDA(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
-        env.fn, "transpose sm90_tma: raising the shared-memory limit");
-    int per_sm = 0;
-    GPUOPT_TRY_CUDA(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, kSmemBytes),
-        env.fn, "transpose sm90_tma: occupancy query");
-    long long grid = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
-    if (grid > tiles) grid = tiles;
-    kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, env.stream>>>(
-        map, map_b, transpose_args<W>(p), static_cast<int>(tiles_i_of(p, kBoxes)),
-        static_cast<int>(tiles));
-    return check_launch(env.fn, "transpose sm90_tma kernel launch");
   }
 };
 
@@ -304,21 +348,22 @@ const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& 
 gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env) {
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma: %s", why);
-  return transpose_by_size<Sm90Tma<1>>(p, env);
+  return transpose_by_size<Sm90Tma>(p, env);
 }
 
-// f32 experiment (run 3): tiles of two boxes (256-byte input runs), two 32 KiB stages.
-gpuopt_status_t transpose_launch_tma2box(const TransposeProblem& p, const ExecEnv& env) {
+gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const ExecEnv& env) {
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose tma2box: %s", why);
-  return Sm90Tma<2>::run<std::uint32_t>(p, env);
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: %s", why);
+  return transpose_by_size<Sm90TmaStore>(p, env);
 }
 
-// f32 experiment (run 3): TMA stores of the transposed tile from a shared output tile.
-gpuopt_status_t transpose_launch_tma_store(const TransposeProblem& p, const ExecEnv& env) {
+// f32 raster experiments (run 4): tile columns grouped (see TileGrid).
+gpuopt_status_t transpose_launch_tma_group(const TransposeProblem& p, const ExecEnv& env,
+                                           bool tma_store, int group) {
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose tma_store: %s", why);
-  return Sm90Tma<1, true>::run<std::uint32_t>(p, env);
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma group %d: %s", group, why);
+  return tma_store ? launch_tma<std::uint32_t, 1, true>(p, env, group)
+                   : launch_tma<std::uint32_t, 2, false>(p, env, group);
 }
 
 }  // namespace gpuopt

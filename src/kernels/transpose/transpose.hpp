@@ -54,15 +54,11 @@ gpuopt_status_t transpose_launch_smem_padded(const TransposeProblem& p, const Ex
 gpuopt_status_t transpose_launch_smem_swizzled(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_cublas(const TransposeProblem& p, const ExecEnv& env);
-// f32 experiments of run 3 (docs/notes/transpose.md).
-gpuopt_status_t transpose_launch_swz32x128(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_swz64x64(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_swz32x128_pipe(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_swz64x64_pipe(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_swz64x64_jfirst(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_swz64x128_pipe(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_tma2box(const TransposeProblem& p, const ExecEnv& env);
-gpuopt_status_t transpose_launch_tma_store(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const ExecEnv& env);
+// f32 raster experiment of run 4 (docs/notes/transpose.md): sm90_tma (two-box tiles) or
+// sm90_tma_store with `group` tile columns per raster group.
+gpuopt_status_t transpose_launch_tma_group(const TransposeProblem& p, const ExecEnv& env,
+                                           bool tma_store, int group);
 
 // Why sm90_tma cannot run p on dev (nullptr when it can).
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev);

@@ -27,6 +27,9 @@ int pref_swizzled(const TransposeProblem&, const DeviceDesc&) { return 30; }
 int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 40 : 20;
 }
+int pref_tma_store(const TransposeProblem& p, const DeviceDesc&) {
+  return p.dtype == GPUOPT_DTYPE_F32 ? 35 : 10;
+}
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
 int pref_experiment(const TransposeProblem&, const DeviceDesc&) { return 0; }
 
@@ -52,47 +55,43 @@ const Variant<TransposeProblem> kTable[] = {
      transpose_can_sm90_tma,
      pref_tma,
      transpose_launch_sm90_tma},
+    {{"sm90_tma_store", "sm90_tma with TMA stores of the transposed tile from a shared output tile",
+      90, 90, false, kBlas},
+     transpose_can_sm90_tma,
+     pref_tma_store,
+     transpose_launch_sm90_tma_store},
     {{"cublas", "cublasSgeam_64 / cublasDgeam_64 (vendor)", 0, 0, true, kBlas},
      nullptr,
      pref_cublas,
      transpose_launch_cublas},
-    {{"swz32x128", "f32 experiment: smem_swizzled with a 32 x 128 tile", 0, 0, false, kF32},
-     nullptr,
-     pref_experiment,
-     transpose_launch_swz32x128},
-    {{"swz64x64", "f32 experiment: smem_swizzled with a 64 x 64 tile", 0, 0, false, kF32},
-     nullptr,
-     pref_experiment,
-     transpose_launch_swz64x64},
-    {{"swz32x128_pipe", "f32 experiment: 32 x 128 tile, persistent, register-pipelined", 0, 0,
-      false, kF32},
-     nullptr,
-     pref_experiment,
-     transpose_launch_swz32x128_pipe},
-    {{"swz64x64_pipe", "f32 experiment: 64 x 64 tile, persistent, register-pipelined", 0, 0, false,
+    {{"tma2box_g16", "f32 experiment: sm90_tma, raster groups of 16 tile columns", 90, 90, false,
       kF32},
-     nullptr,
+     transpose_can_sm90_tma,
      pref_experiment,
-     transpose_launch_swz64x64_pipe},
-    {{"swz64x64_jfirst", "f32 experiment: 64 x 64 tile, tiles ordered along j", 0, 0, false, kF32},
-     nullptr,
+     [](const TransposeProblem& p, const ExecEnv& e) {
+       return transpose_launch_tma_group(p, e, false, 16);
+     }},
+    {{"tma2box_g64", "f32 experiment: sm90_tma, raster groups of 64 tile columns", 90, 90, false,
+      kF32},
+     transpose_can_sm90_tma,
      pref_experiment,
-     transpose_launch_swz64x64_jfirst},
-    {{"swz64x128_pipe", "f32 experiment: 64 x 128 tile, persistent, register-pipelined", 0, 0,
-      false, kF32},
-     nullptr,
-     pref_experiment,
-     transpose_launch_swz64x128_pipe},
-    {{"tma2box", "f32 experiment: sm90_tma with two boxes per tile (256-byte input runs)", 90, 90,
+     [](const TransposeProblem& p, const ExecEnv& e) {
+       return transpose_launch_tma_group(p, e, false, 64);
+     }},
+    {{"tma_store_g32", "f32 experiment: sm90_tma_store, raster groups of 32 tile columns", 90, 90,
       false, kF32},
      transpose_can_sm90_tma,
      pref_experiment,
-     transpose_launch_tma2box},
-    {{"tma_store", "f32 experiment: sm90_tma with TMA stores from a shared output tile", 90, 90,
+     [](const TransposeProblem& p, const ExecEnv& e) {
+       return transpose_launch_tma_group(p, e, true, 32);
+     }},
+    {{"tma_store_g128", "f32 experiment: sm90_tma_store, raster groups of 128 tile columns", 90, 90,
       false, kF32},
      transpose_can_sm90_tma,
      pref_experiment,
-     transpose_launch_tma_store},
+     [](const TransposeProblem& p, const ExecEnv& e) {
+       return transpose_launch_tma_group(p, e, true, 128);
+     }},
 };
 
 }  // namespace
