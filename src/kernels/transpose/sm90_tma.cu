@@ -32,11 +32,16 @@ constexpr int kSmemBytes = kRingBytes + 1024;  // + slack to align to 1024
 
 // kBoxes boxes of 128 bytes x 32 V lines side by side along i make a tile (input runs of
 // kBoxes x 128 bytes per line).
-template <class W, int Boxes, bool TmaStore = false>
+// Flags (run-4 experiments): kStreamStores, st.global.cs thread stores; kEvictFirst, an L2
+// evict-first policy on the TMA loads of A.
+constexpr int kStreamStores = 1, kEvictFirst = 2;
+
+template <class W, int Boxes, bool TmaStore = false, int RingKiB = 64, int Flags = 0>
 struct Tma {
   using Word = W;
   static constexpr int kBoxes = Boxes;
   static constexpr bool kTmaStore = TmaStore;
+  static constexpr int kFlags = Flags;
   static constexpr int kV = 16 / static_cast<int>(sizeof(W));
   static constexpr int kBoxI = kRowBytes / static_cast<int>(sizeof(W));  // box extent along i
   static constexpr int kI = kBoxI * kBoxes;                              // tile extent along i
@@ -44,12 +49,12 @@ struct Tma {
   static constexpr int kBox = kRowBytes * kJ;
   static constexpr int kStage = kBox * kBoxes;
   // With TMA stores: a 32 KiB ring and two output tiles of a stage's size (65 KiB in all).
-  static constexpr int kRing = TmaStore ? kRingBytes / 2 : kRingBytes;
+  static constexpr int kRing = TmaStore ? RingKiB * 512 : RingKiB * 1024;
   static constexpr int kStages = kRing / kStage;
   static constexpr int kOut = TmaStore ? kStage : 0;
+  static constexpr int kSmem = kRing + 2 * kOut + 1024;  // + slack to align to 1024
   static_assert(kStages >= 2, "a ring of at least two stages");
   static_assert(!TmaStore || Boxes == 1, "TMA stores of one-box tiles");
-  static_assert(kRing + 2 * kOut + 1024 <= kSmemBytes, "shared-memory budget");
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -60,6 +65,21 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32
                    reinterpret_cast<std::uint64_t>(map)),
                "r"(c0), "r"(c1), "r"(src)
                : "memory");
+}
+// 3D TMA load with an L2 cache policy (createpolicy).
+__device__ __forceinline__ void tma_load_3d_hint(std::uint32_t dst, const CUtensorMap* map,
+                                                 std::uint32_t bar, int c0, int c1, int c2,
+                                                 std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "l"(policy)
+      : "memory");
+}
+__device__ __forceinline__ std::uint64_t evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
 }
 __device__ __forceinline__ void bulk_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
@@ -109,7 +129,7 @@ __device__ __forceinline__ void stage_box_out(const unsigned char* box, unsigned
 
 // Output lines of one stage: warp w takes the 16-byte chunk ci = w of every row (V output lines),
 // lane jc the output columns j0 + jc V ...
-template <class W>
+template <class W, bool kCs>
 __device__ __forceinline__ void store_box(const TransposeArgs<W>& t, const unsigned char* stage,
                                           long long i0, long long j0) {
   constexpr int V = 16 / static_cast<int>(sizeof(W));
@@ -121,7 +141,12 @@ __device__ __forceinline__ void store_box(const TransposeArgs<W>& t, const unsig
 #pragma unroll
   for (int e = 0; e < V; ++e) {
     const long long i = i0 + ci * V + e;
-    if (i < t.rows) *reinterpret_cast<uint4*>(t.b + j + i * t.ldb) = out[e].v;
+    if (i >= t.rows) continue;
+    if (kCs) {
+      __stcs(reinterpret_cast<uint4*>(t.b + j + i * t.ldb), out[e].v);
+    } else {
+      *reinterpret_cast<uint4*>(t.b + j + i * t.ldb) = out[e].v;
+    }
   }
 }
 
@@ -130,7 +155,9 @@ __device__ __forceinline__ void store_stage(const TransposeArgs<typename T::Word
                                             const unsigned char* stage, long long i0,
                                             long long j0) {
 #pragma unroll
-  for (int b = 0; b < T::kBoxes; ++b) store_box(t, stage + b * T::kBox, i0 + b * T::kBoxI, j0);
+  for (int b = 0; b < T::kBoxes; ++b)
+    store_box<typename T::Word, (T::kFlags & kStreamStores) != 0>(t, stage + b * T::kBox,
+                                                                  i0 + b * T::kBoxI, j0);
 }
 
 // Tile order: groups of `group` consecutive tile columns along i, walked i-fastest within a
@@ -169,6 +196,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   const int tiles = grid.tiles_i * grid.tiles_j;
+  const std::uint64_t policy = (T::kFlags & kEvictFirst) ? evict_first_policy() : 0;
   // Tile n of this CTA (n-th in its persistent sequence) into stage s.
   auto issue = [&](int n, int s) {
     const int u = static_cast<int>(blockIdx.x) + n * static_cast<int>(gridDim.x);
@@ -177,9 +205,15 @@ __global__ void __launch_bounds__(kThreads)
     grid.coords(u, &ti, &tj);
     mbar_arrive_expect_tx(smem_addr(&full[s]), T::kStage);
 #pragma unroll
-    for (int b = 0; b < T::kBoxes; ++b)
-      tma_load_3d(smem_addr(base + s * T::kStage + b * T::kBox), &map, smem_addr(&full[s]),
-                  ti * T::kI + b * T::kBoxI, tj * 32, 0);
+    for (int b = 0; b < T::kBoxes; ++b) {
+      const std::uint32_t dst = smem_addr(base + s * T::kStage + b * T::kBox);
+      if (T::kFlags & kEvictFirst) {
+        tma_load_3d_hint(dst, &map, smem_addr(&full[s]), ti * T::kI + b * T::kBoxI, tj * 32, 0,
+                         policy);
+      } else {
+        tma_load_3d(dst, &map, smem_addr(&full[s]), ti * T::kI + b * T::kBoxI, tj * 32, 0);
+      }
+    }
   };
   if (leader)
     for (int s = 0; s < T::kStages; ++s) issue(s, s);
@@ -211,7 +245,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (T::kTmaStore && leader) bulk_wait_read<0>();  // shared memory outlives the stores' reads
 #else
-  (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ, (void)T::kTmaStore;
+  (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ, (void)T::kTmaStore, (void)T::kFlags;
   (void)map;
   (void)map_b;
   (void)t;
@@ -271,8 +305,12 @@ long long tiles_of(const TransposeProblem& p, int boxes = 1) {
 
 // Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores; group: tile
 // columns per raster group (0: plain i-fastest order).
-template <class W, int kBoxes, bool kTmaStore>
+template <class W, int kBoxes, bool kTmaStore, int kRingKiB = 64, int kFlags = 0>
 gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int group = 0) {
+  using T = Tma<W, kBoxes, kTmaStore, kRingKiB, kFlags>;
+  if (env.device->smem_optin < static_cast<std::size_t>(T::kSmem))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "transpose sm90_tma: needs %d KiB of shared memory", T::kSmem / 1024);
   CUtensorMap map, map_b;
   if (!encode_a(&map, p))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
@@ -288,19 +326,19 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int gr
   g.tiles_i = static_cast<int>(tiles_i_of(p, kBoxes));
   g.tiles_j = static_cast<int>(tiles / g.tiles_i);
   g.group = group > 0 && group < g.tiles_i ? group : g.tiles_i;
-  auto* kernel = transpose_sm90_tma_kernel<Tma<W, kBoxes, kTmaStore>>;
+  auto* kernel = transpose_sm90_tma_kernel<T>;
   // Host-side attribute and occupancy query, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmem), env.fn,
       "transpose sm90_tma: raising the shared-memory limit");
   int per_sm = 0;
   GPUOPT_TRY_CUDA(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, kSmemBytes), env.fn,
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, T::kSmem), env.fn,
       "transpose sm90_tma: occupancy query");
   long long grid = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
   if (grid > tiles) grid = tiles;
-  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, env.stream>>>(
-      map, map_b, transpose_args<W>(p), g);
+  kernel<<<static_cast<unsigned>(grid), kThreads, T::kSmem, env.stream>>>(map, map_b,
+                                                                          transpose_args<W>(p), g);
   return check_launch(env.fn, "transpose sm90_tma kernel launch");
 }
 
@@ -364,6 +402,23 @@ gpuopt_status_t transpose_launch_tma_group(const TransposeProblem& p, const Exec
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma group %d: %s", group, why);
   return tma_store ? launch_tma<std::uint32_t, 1, true>(p, env, group)
                    : launch_tma<std::uint32_t, 2, false>(p, env, group);
+}
+
+// f32 experiments (run 4) on two-box tiles: 1 a 96 KiB ring (2 CTAs per SM), 2 st.global.cs
+// stores, 3 evict-first loads.
+gpuopt_status_t transpose_launch_tma_exp(const TransposeProblem& p, const ExecEnv& env, int which) {
+  if (const char* why = transpose_can_sm90_tma(p, *env.device))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma experiment %d: %s", which,
+                why);
+  using W = std::uint32_t;
+  switch (which) {
+    case 1:
+      return launch_tma<W, 2, false, 96>(p, env);
+    case 2:
+      return launch_tma<W, 2, false, 64, kStreamStores>(p, env);
+    default:
+      return launch_tma<W, 2, false, 64, kEvictFirst>(p, env);
+  }
 }
 
 }  // namespace gpuopt

@@ -59,6 +59,7 @@ gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const
 // sm90_tma_store with `group` tile columns per raster group.
 gpuopt_status_t transpose_launch_tma_group(const TransposeProblem& p, const ExecEnv& env,
                                            bool tma_store, int group);
+gpuopt_status_t transpose_launch_tma_exp(const TransposeProblem& p, const ExecEnv& env, int which);
 
 // Why sm90_tma cannot run p on dev (nullptr when it can).
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev);

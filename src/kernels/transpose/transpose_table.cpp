@@ -92,6 +92,19 @@ const Variant<TransposeProblem> kTable[] = {
      [](const TransposeProblem& p, const ExecEnv& e) {
        return transpose_launch_tma_group(p, e, true, 128);
      }},
+    {{"tma2box_ring96", "f32 experiment: sm90_tma, 96 KiB ring (2 CTAs per SM)", 90, 90, false,
+      kF32},
+     transpose_can_sm90_tma,
+     pref_experiment,
+     [](const TransposeProblem& p, const ExecEnv& e) { return transpose_launch_tma_exp(p, e, 1); }},
+    {{"tma2box_cs", "f32 experiment: sm90_tma, st.global.cs stores", 90, 90, false, kF32},
+     transpose_can_sm90_tma,
+     pref_experiment,
+     [](const TransposeProblem& p, const ExecEnv& e) { return transpose_launch_tma_exp(p, e, 2); }},
+    {{"tma2box_ef", "f32 experiment: sm90_tma, L2 evict-first loads", 90, 90, false, kF32},
+     transpose_can_sm90_tma,
+     pref_experiment,
+     [](const TransposeProblem& p, const ExecEnv& e) { return transpose_launch_tma_exp(p, e, 3); }},
 };
 
 }  // namespace
