@@ -1,18 +1,25 @@
 // transpose sm90_tma (sm_90a): persistent CTAs stream tiles of A into shared memory with TMA
 // tensor-map loads through a ring of mbarrier-tracked stages (64 KiB per CTA in flight), while
-// their threads transpose and store the oldest stage. A tile is 128 bytes of 32 V input lines
-// (V = 16 / element size: 32 x 128 f32, 16 x 64 f64, 64 x 256 bf16). The tensor map views A as
-// rank 3, {i, line / V, line % V}, with the box's last two dimensions swapped, so shared-memory
-// row r = (line % V) * 32 + line / V: under the TMA 128-byte swizzle (16-byte chunk XOR r % 8)
-// the eight lanes of a phase, which read lines V jc + k for jc = 0..7, hit eight different bank
-// groups. Each lane reads V 16-byte chunks, transposes the V x V block in registers, and a warp
-// stores 512 contiguous bytes of one output line per instruction. Borders need no branches on
-// the load side (TMA fills out-of-range elements); the stores are predicated.
-// Needs 16-byte-aligned A and B and pitches (TMA, vector stores) and cols a multiple of V (the
-// rank-3 view). Improves on smem_swizzled by taking load issue off the threads (one thread
-// issues a 4-32 KiB box) and overlapping loads with the stores of earlier tiles.
-// Figure (H200, d90ef43, 2 GiB moved): f32 16384^2 3592 GB/s (84.1% of the copy roof, 0.91x
-// cuBLAS geam), f64 3750 (87.8%), bf16 2827 (66.2%) (docs/notes/transpose.md).
+// their threads transpose and store the oldest stage. A box is 128 bytes of 32 V input lines
+// (V = 16 / element size: 32 x 128 f32, 16 x 64 f64, 64 x 256 bf16); an f32 tile is two boxes
+// side by side (64 x 128: 256-byte runs of each input line), f64 and bf16 tiles one. The tensor
+// map views A as rank 3, {i, line / V, line % V}, with the box's last two dimensions swapped, so
+// shared-memory row r = (line % V) * 32 + line / V: under the TMA 128-byte swizzle (16-byte
+// chunk XOR r % 8) the eight lanes of a phase, which read lines V jc + k for jc = 0..7, hit
+// eight different bank groups. Each lane reads V 16-byte chunks, transposes the V x V block in
+// registers, and a warp stores 512 contiguous bytes of one output line per instruction (f32:
+// st.global.cs, streaming). Borders need no branches on the load side (TMA fills out-of-range
+// elements); the stores are predicated.
+// sm90_tma_store (f32): one-box tiles whose transposed tile the threads write to a shared output
+// tile (512-byte lines, conflict-free) and one thread stores with a TMA tensor store
+// (cp.async.bulk.tensor shared -> global, bulk groups; two output tiles, a 32 KiB ring).
+// Both need 16-byte-aligned A and B and pitches (TMA, vector stores) and cols a multiple of V
+// (the rank-3 view). They improve on smem_swizzled by taking load issue off the threads (one
+// thread issues a 4-32 KiB box) and overlapping loads with the stores of earlier tiles.
+// Figures (H200, 2 GiB moved, docs/notes/transpose.md): f32 16384^2 sm90_tma with two boxes and
+// .cs stores 3876 GB/s (90.8% of the copy roof, 0.976x cuBLAS geam; 501114a, measured as
+// tma2box_cs), one box 3615 (303098c); sm90_tma_store 3727 (87.3%, 501114a); f64 one box
+// 3694 (501114a), bf16 2827 (66.2%, d90ef43).
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -30,18 +37,14 @@ constexpr int kRowBytes = 128;         // inner box: one 128-byte swizzle span o
 constexpr int kRingBytes = 64 * 1024;  // stages per CTA
 constexpr int kSmemBytes = kRingBytes + 1024;  // + slack to align to 1024
 
-// kBoxes boxes of 128 bytes x 32 V lines side by side along i make a tile (input runs of
-// kBoxes x 128 bytes per line).
-// Flags (run-4 experiments): kStreamStores, st.global.cs thread stores; kEvictFirst, an L2
-// evict-first policy on the TMA loads of A.
-constexpr int kStreamStores = 1, kEvictFirst = 2;
-
-template <class W, int Boxes, bool TmaStore = false, int RingKiB = 64, int Flags = 0>
+// kBoxes boxes side by side along i make a tile; kTmaStore: TMA stores from a shared output
+// tile; kStreamStores: st.global.cs thread stores (run 4: +3% for f32).
+template <class W, int Boxes, bool TmaStore, bool StreamStores>
 struct Tma {
   using Word = W;
   static constexpr int kBoxes = Boxes;
   static constexpr bool kTmaStore = TmaStore;
-  static constexpr int kFlags = Flags;
+  static constexpr bool kStreamStores = StreamStores;
   static constexpr int kV = 16 / static_cast<int>(sizeof(W));
   static constexpr int kBoxI = kRowBytes / static_cast<int>(sizeof(W));  // box extent along i
   static constexpr int kI = kBoxI * kBoxes;                              // tile extent along i
@@ -49,7 +52,7 @@ struct Tma {
   static constexpr int kBox = kRowBytes * kJ;
   static constexpr int kStage = kBox * kBoxes;
   // With TMA stores: a 32 KiB ring and two output tiles of a stage's size (65 KiB in all).
-  static constexpr int kRing = TmaStore ? RingKiB * 512 : RingKiB * 1024;
+  static constexpr int kRing = TmaStore ? kRingBytes / 2 : kRingBytes;
   static constexpr int kStages = kRing / kStage;
   static constexpr int kOut = TmaStore ? kStage : 0;
   static constexpr int kSmem = kRing + 2 * kOut + 1024;  // + slack to align to 1024
@@ -65,21 +68,6 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32
                    reinterpret_cast<std::uint64_t>(map)),
                "r"(c0), "r"(c1), "r"(src)
                : "memory");
-}
-// 3D TMA load with an L2 cache policy (createpolicy).
-__device__ __forceinline__ void tma_load_3d_hint(std::uint32_t dst, const CUtensorMap* map,
-                                                 std::uint32_t bar, int c0, int c1, int c2,
-                                                 std::uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      ".L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "l"(policy)
-      : "memory");
-}
-__device__ __forceinline__ std::uint64_t evict_first_policy() {
-  std::uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  return policy;
 }
 __device__ __forceinline__ void bulk_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
@@ -156,22 +144,17 @@ __device__ __forceinline__ void store_stage(const TransposeArgs<typename T::Word
                                             long long j0) {
 #pragma unroll
   for (int b = 0; b < T::kBoxes; ++b)
-    store_box<typename T::Word, (T::kFlags & kStreamStores) != 0>(t, stage + b * T::kBox,
-                                                                  i0 + b * T::kBoxI, j0);
+    store_box<typename T::Word, T::kStreamStores>(t, stage + b * T::kBox, i0 + b * T::kBoxI, j0);
 }
 
-// Tile order: groups of `group` consecutive tile columns along i, walked i-fastest within a
-// group and then along j, so that the tiles in flight at once read runs of group x kI elements
-// of each input line and write runs of several tiles of each output line (group = tiles_i: plain
-// i-fastest order).
+// Tile order: i fastest (the tiles in flight read whole input lines; raster groups of 16-128
+// tile columns measured the same in run 4).
 struct TileGrid {
-  int tiles_i, tiles_j, group;
+  int tiles_i, tiles_j;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __device__ void coords(int u, int* ti, int* tj) const {
-    const int span = group * tiles_j, g = u / span, rem = u - g * span;
-    const int w = tiles_i - g * group < group ? tiles_i - g * group : group;
-    *ti = g * group + rem % w;
-    *tj = rem / w;
+    *ti = u % tiles_i;
+    *tj = u / tiles_i;
   }
 #endif
 };
@@ -196,7 +179,6 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   const int tiles = grid.tiles_i * grid.tiles_j;
-  const std::uint64_t policy = (T::kFlags & kEvictFirst) ? evict_first_policy() : 0;
   // Tile n of this CTA (n-th in its persistent sequence) into stage s.
   auto issue = [&](int n, int s) {
     const int u = static_cast<int>(blockIdx.x) + n * static_cast<int>(gridDim.x);
@@ -205,15 +187,9 @@ __global__ void __launch_bounds__(kThreads)
     grid.coords(u, &ti, &tj);
     mbar_arrive_expect_tx(smem_addr(&full[s]), T::kStage);
 #pragma unroll
-    for (int b = 0; b < T::kBoxes; ++b) {
-      const std::uint32_t dst = smem_addr(base + s * T::kStage + b * T::kBox);
-      if (T::kFlags & kEvictFirst) {
-        tma_load_3d_hint(dst, &map, smem_addr(&full[s]), ti * T::kI + b * T::kBoxI, tj * 32, 0,
-                         policy);
-      } else {
-        tma_load_3d(dst, &map, smem_addr(&full[s]), ti * T::kI + b * T::kBoxI, tj * 32, 0);
-      }
-    }
+    for (int b = 0; b < T::kBoxes; ++b)
+      tma_load_3d(smem_addr(base + s * T::kStage + b * T::kBox), &map, smem_addr(&full[s]),
+                  ti * T::kI + b * T::kBoxI, tj * 32, 0);
   };
   if (leader)
     for (int s = 0; s < T::kStages; ++s) issue(s, s);
@@ -225,6 +201,7 @@ __global__ void __launch_bounds__(kThreads)
     const int s = n % T::kStages;
     mbar_wait(smem_addr(&full[s]), static_cast<std::uint32_t>((n / T::kStages) & 1));
     if constexpr (T::kTmaStore) {
+      static_assert(!T::kStreamStores, "TMA stores take no thread-store flavour");
       unsigned char* out_tile = base + T::kRing + (n & 1) * T::kOut;
       if (leader) bulk_wait_read<1>();  // the store of tile n - 2 is done reading out_tile
       __syncthreads();
@@ -245,7 +222,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (T::kTmaStore && leader) bulk_wait_read<0>();  // shared memory outlives the stores' reads
 #else
-  (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ, (void)T::kTmaStore, (void)T::kFlags;
+  (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ;
+  (void)T::kTmaStore, (void)T::kStreamStores;
   (void)map;
   (void)map_b;
   (void)t;
@@ -279,15 +257,17 @@ bool encode_a(CUtensorMap* map, const TransposeProblem& p) {
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// The rank-2 tensor map of B for TMA stores: {j < cols, i < rows}, pitch ldb; boxes of 32 V x 32
-// (512-byte lines), no swizzle; the stores clip at the borders.
+// The rank-2 tensor map of B for TMA stores: {j < cols, i < rows}, pitch ldb; boxes of 32 V
+// columns (512-byte lines) by the 128 / element size lines of a one-box tile, no swizzle; the
+// stores clip at the borders.
 bool encode_b(CUtensorMap* map, const TransposeProblem& p) {
   const DriverApi& drv = driver_api();
   if (!drv.cuTensorMapEncodeTiled) return false;
   const std::size_t e = transpose_elem_size(p.dtype);
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.cols), static_cast<cuuint64_t>(p.rows)};
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldb) * e};
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(512 / e), 32};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(512 / e),
+                             static_cast<cuuint32_t>(kRowBytes / e)};
   const cuuint32_t elem_strides[2] = {1, 1};
   return drv.cuTensorMapEncodeTiled(map, word_type(e), 2, p.B, dims, strides, box, elem_strides,
                                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
@@ -303,11 +283,10 @@ long long tiles_of(const TransposeProblem& p, int boxes = 1) {
   return tiles_i_of(p, boxes) * ceil_div(p.cols, 32 * v);
 }
 
-// Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores; group: tile
-// columns per raster group (0: plain i-fastest order).
-template <class W, int kBoxes, bool kTmaStore, int kRingKiB = 64, int kFlags = 0>
-gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int group = 0) {
-  using T = Tma<W, kBoxes, kTmaStore, kRingKiB, kFlags>;
+// Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores.
+template <class W, int kBoxes, bool kTmaStore, bool kStreamStores>
+gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
+  using T = Tma<W, kBoxes, kTmaStore, kStreamStores>;
   if (env.device->smem_optin < static_cast<std::size_t>(T::kSmem))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "transpose sm90_tma: needs %d KiB of shared memory", T::kSmem / 1024);
@@ -325,7 +304,6 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int gr
   TileGrid g;
   g.tiles_i = static_cast<int>(tiles_i_of(p, kBoxes));
   g.tiles_j = static_cast<int>(tiles / g.tiles_i);
-  g.group = group > 0 && group < g.tiles_i ? group : g.tiles_i;
   auto* kernel = transpose_sm90_tma_kernel<T>;
   // Host-side attribute and occupancy query, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
@@ -342,24 +320,26 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env, int gr
   return check_launch(env.fn, "transpose sm90_tma kernel launch");
 }
 
-// sm90_tma: f32 tiles of two boxes (256-byte input runs; run 3: 3745 vs 3615 GB/s with one),
-// f64 and bf16 one box.
+// sm90_tma: f32 tiles of two boxes with st.global.cs stores (run 3: two boxes 3745 vs one 3615
+// GB/s; run 4: + .cs 3876 vs 3762), f64 and bf16 one box, plain stores (as measured).
 struct Sm90Tma {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    return launch_tma < W, sizeof(W) == 4 ? 2 : 1, false > (p, env);
+    constexpr bool kF32 = sizeof(W) == 4;
+    constexpr int kBoxes = kF32 ? 2 : 1;
+    return launch_tma<W, kBoxes, false, kF32>(p, env);
   }
 };
 
-// sm90_tma_store: f32 and f64 (a bf16 stage is 32 KiB, the whole ring of this layout).
+// sm90_tma_store: f32 only (the one type measured and tested on the device).
 struct Sm90TmaStore {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    if constexpr (sizeof(W) == 2) {
+    if constexpr (sizeof(W) != 4) {
       (void)p;
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: f32 and f64 only");
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: f32 only");
     } else {
-      return launch_tma<W, 1, true>(p, env);
+      return launch_tma<W, 1, true, false>(p, env);
     }
   }
 };
@@ -393,32 +373,6 @@ gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: %s", why);
   return transpose_by_size<Sm90TmaStore>(p, env);
-}
-
-// f32 raster experiments (run 4): tile columns grouped (see TileGrid).
-gpuopt_status_t transpose_launch_tma_group(const TransposeProblem& p, const ExecEnv& env,
-                                           bool tma_store, int group) {
-  if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma group %d: %s", group, why);
-  return tma_store ? launch_tma<std::uint32_t, 1, true>(p, env, group)
-                   : launch_tma<std::uint32_t, 2, false>(p, env, group);
-}
-
-// f32 experiments (run 4) on two-box tiles: 1 a 96 KiB ring (2 CTAs per SM), 2 st.global.cs
-// stores, 3 evict-first loads.
-gpuopt_status_t transpose_launch_tma_exp(const TransposeProblem& p, const ExecEnv& env, int which) {
-  if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma experiment %d: %s", which,
-                why);
-  using W = std::uint32_t;
-  switch (which) {
-    case 1:
-      return launch_tma<W, 2, false, 96>(p, env);
-    case 2:
-      return launch_tma<W, 2, false, 64, kStreamStores>(p, env);
-    default:
-      return launch_tma<W, 2, false, 64, kEvictFirst>(p, env);
-  }
 }
 
 }  // namespace gpuopt
