@@ -86,7 +86,7 @@ const char* usage() {
          "                       N=32 C=256 64x64; N=4 with --quick)\n"
          "                       | transpose (f32 16384^2, f64 and bf16 of the same bytes)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
-         "                       tf32 and bf16 are gemm only\n"
+         "                       tf32 is gemm only; bf16 is gemm and transpose\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
          "                       work. With --op gemm: n of the square gemm rows (default\n"
          "                       4096,8192; --op all keeps those)\n"
