@@ -88,7 +88,7 @@ const char* usage() {
          "                       | segmented_sort (4M x 128 fixed and 1M random-size\n"
          "                       segments of i32 keys, against cub)\n"
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
-         "                       tf32 and bf16 are gemm only\n"
+         "                       tf32 is gemm only; bf16 is gemm and transpose\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
          "                       work. With --op gemm: n of the square gemm rows (default\n"
          "                       4096,8192; --op all keeps those)\n"

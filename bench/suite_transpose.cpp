@@ -85,9 +85,11 @@ std::vector<TransposeGroup> plan_transpose(const Options& opt,
     append_auto(opt, &g.variants, &any);
     if (any) groups.push_back(g);
   };
-  add(GPUOPT_DTYPE_F32, side, side, true);
-  add(GPUOPT_DTYPE_F64, side, side / 2, false);  // same bytes as the f32 matrix
-  add(GPUOPT_DTYPE_BF16, side * 2, side, false);
+  // --dtype narrows the groups (bf16 is among the gemm type names of the CLI).
+  if (opt.wants_dtype(GPUOPT_DTYPE_F32)) add(GPUOPT_DTYPE_F32, side, side, true);
+  if (opt.wants_dtype(GPUOPT_DTYPE_F64))
+    add(GPUOPT_DTYPE_F64, side, side / 2, false);  // same bytes as the f32 matrix
+  if (opt.wants_gemm_type("bf16")) add(GPUOPT_DTYPE_BF16, side * 2, side, false);
   return groups;
 }
 

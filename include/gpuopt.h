@@ -698,7 +698,8 @@ typedef struct gpuopt_transpose_desc_t {
  * B = A^T (see ::gpuopt_transpose_desc_t), enqueued on @p stream; A and B must not overlap.
  *
  * Variants (gpuopt_variant_count() with ::GPUOPT_OP_TRANSPOSE): `naive`, `smem_padded`,
- * `smem_swizzled`, `sm90_tma`, `cublas` (cublasSgeam/cublasDgeam; f32 and f64).
+ * `smem_swizzled`, `sm90_tma` (sm_90a, TMA loads), `sm90_tma_store` (sm_90a, TMA loads and TMA
+ * stores; f32), `cublas` (cublasSgeam/cublasDgeam; f32 and f64).
  */
 GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                             const gpuopt_transpose_desc_t* desc, const void* A,

@@ -182,12 +182,15 @@ Choice choose(const TransposeProblem& p, int cc, int forced = -1) {
 TEST(TransposeTable, NamesOrderAndMeta) {
   int count = 0;
   const auto* t = table(&count);
-  const char* const names[] = {"naive", "smem_padded", "smem_swizzled", "sm90_tma", "cublas"};
-  ASSERT_EQ(count, 5);
+  const char* const names[] = {"naive",    "smem_padded",    "smem_swizzled",
+                               "sm90_tma", "sm90_tma_store", "cublas"};
+  ASSERT_EQ(count, 6);
   for (int i = 0; i < count; ++i) EXPECT_STREQ(t[i].meta.name, names[i]);
-  EXPECT_TRUE(t[4].meta.is_vendor);
+  EXPECT_TRUE(t[5].meta.is_vendor);
   EXPECT_EQ(t[3].meta.exact_cc, 90);
-  EXPECT_EQ(t[4].meta.dtype_mask & gpuopt::dtype_bit(GPUOPT_DTYPE_BF16), 0u);
+  EXPECT_EQ(t[4].meta.exact_cc, 90);
+  EXPECT_EQ(t[4].meta.dtype_mask, gpuopt::dtype_bit(GPUOPT_DTYPE_F32));
+  EXPECT_EQ(t[5].meta.dtype_mask & gpuopt::dtype_bit(GPUOPT_DTYPE_BF16), 0u);
   const gpuopt::OpTable* op = gpuopt::op_table(GPUOPT_OP_TRANSPOSE);
   ASSERT_NE(op, nullptr);
   EXPECT_STREQ(op->op_name, "transpose");

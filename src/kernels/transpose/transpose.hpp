@@ -8,10 +8,11 @@
 //
 // Dispatch rule (measured on the H200, docs/notes/transpose.md): among the variants that can run
 // the problem, f32 prefers sm90_tma (sm_90a; 16-byte-aligned operands and pitches, cols a
-// multiple of 4), then smem_swizzled; f64 and bf16 prefer smem_swizzled, which handles every size
-// and alignment (16-byte vectors where pointers and pitches allow, element copies elsewhere).
-// naive and smem_padded are the textbook rungs, below all others; cublas (f32/f64) runs only when
-// forced, since geam is arithmetic (NaN payloads are not preserved) and the own rungs copy bits.
+// multiple of 4), then sm90_tma_store (the same conditions, f32 only), then smem_swizzled; f64
+// and bf16 prefer smem_swizzled, which handles every size and alignment (16-byte vectors where
+// pointers and pitches allow, element copies elsewhere). naive and smem_padded are the textbook
+// rungs, below all others; cublas (f32/f64) runs only when forced, since geam is arithmetic (NaN
+// payloads are not preserved) and the own rungs copy bits.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -54,8 +55,9 @@ gpuopt_status_t transpose_launch_smem_padded(const TransposeProblem& p, const Ex
 gpuopt_status_t transpose_launch_smem_swizzled(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_cublas(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const ExecEnv& env);
 
-// Why sm90_tma cannot run p on dev (nullptr when it can).
+// Why sm90_tma (and sm90_tma_store) cannot run p on dev (nullptr when it can).
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev);
 
 // The variant table of GPUOPT_OP_TRANSPOSE, in ladder order (textbook rung first, vendor last).

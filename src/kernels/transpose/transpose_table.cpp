@@ -6,6 +6,7 @@ namespace {
 
 constexpr unsigned kAll =
     dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64) | dtype_bit(GPUOPT_DTYPE_BF16);
+constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 constexpr unsigned kBlas = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
 // One thread per element or 32 x 32 tiles: grid.x covers rows.
@@ -14,17 +15,22 @@ const char* can_grid_x(const TransposeProblem& p, const DeviceDesc&) {
   return nullptr;
 }
 
-// Ranks (higher wins among the variants that can run the problem), from the H200 run of d90ef43
-// (docs/notes/transpose.md): f32 16384^2 sm90_tma 3592 GB/s > smem_padded 3149 > smem_swizzled
-// 2858; f64 16384 x 8192 smem_swizzled 3943 > sm90_tma 3750; bf16 32768 x 16384 smem_swizzled
-// 3367 > sm90_tma 2827. Textbook rungs at the bottom. cublas (f32 3963 GB/s, the fastest there)
-// is never chosen automatically: geam is arithmetic and does not return NaN payloads bit for bit
-// (signaling NaNs come back quiet), while every own variant copies bits; force it by name.
+// Ranks (higher wins among the variants that can run the problem), from the H200 runs
+// (docs/notes/transpose.md): f32 16384^2 (501114a) sm90_tma (two-box tiles, .cs stores) 3876
+// GB/s > sm90_tma_store 3727 > smem_padded 3148 > smem_swizzled 2872; f64 16384 x 8192 (d90ef43,
+// 501114a) smem_swizzled 3943 / 3941 > sm90_tma 3750 / 3694; bf16 32768 x 16384 (d90ef43)
+// smem_swizzled 3367 > sm90_tma 2827. Textbook rungs at the bottom. cublas (f32 3971 GB/s, the
+// fastest there) is never chosen automatically: geam is arithmetic and does not return NaN
+// payloads bit for bit (signaling NaNs come back quiet), while every own variant copies bits;
+// force it by name.
 int pref_naive(const TransposeProblem&, const DeviceDesc&) { return 1; }
 int pref_padded(const TransposeProblem&, const DeviceDesc&) { return 2; }
 int pref_swizzled(const TransposeProblem&, const DeviceDesc&) { return 30; }
 int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 40 : 20;
+}
+int pref_tma_store(const TransposeProblem& p, const DeviceDesc&) {
+  return p.dtype == GPUOPT_DTYPE_F32 ? 35 : 10;
 }
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
 
@@ -45,11 +51,17 @@ const Variant<TransposeProblem> kTable[] = {
      pref_swizzled,
      transpose_launch_smem_swizzled},
     {{"sm90_tma",
-      "persistent CTAs, TMA tile loads (128B swizzle) through an mbarrier ring, vector stores", 90,
-      90, false, kAll},
+      "persistent CTAs, TMA tile loads (128B swizzle, f32 two boxes) through an mbarrier ring, "
+      "vector stores (f32 st.global.cs)",
+      90, 90, false, kAll},
      transpose_can_sm90_tma,
      pref_tma,
      transpose_launch_sm90_tma},
+    {{"sm90_tma_store", "sm90_tma with TMA stores of the transposed tile from a shared output tile",
+      90, 90, false, kF32},
+     transpose_can_sm90_tma,
+     pref_tma_store,
+     transpose_launch_sm90_tma_store},
     {{"cublas", "cublasSgeam_64 / cublasDgeam_64 (vendor)", 0, 0, true, kBlas},
      nullptr,
      pref_cublas,
