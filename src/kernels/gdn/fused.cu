@@ -224,7 +224,7 @@ MmaArgs mix_args(const GdnProblem& p) {
 }
 
 // Whether the resident-x mix kernel (gdn_fwd_resident.cuh) runs: C <= 256 and C's x tile fits
-// the device's opt-in shared memory (225 KiB at C = 256; C <= 128 on sm_80).
+// the device's opt-in shared memory (208 KiB at C = 256; C <= 160 on sm_80).
 bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
   return p.c <= gdn::kResRows && env.device != nullptr &&
          static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
@@ -248,11 +248,7 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   const cudaError_t e =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-  a.tiles = static_cast<int>(p.n * a.ptiles);
-  // persistent: one block per SM (the smem allows one), each looping over tiles
-  const int sms = env.device->sm_count > 0 ? env.device->sm_count : a.tiles;
-  const int grid = a.tiles < sms ? a.tiles : sms;
-  kernel<<<static_cast<unsigned>(grid), gdn::kResThreads, smem, env.stream>>>(a, epi);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
   return check_launch(env.fn, what);
 }
 
