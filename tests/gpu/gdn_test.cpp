@@ -83,6 +83,17 @@ TEST_F(Gdn, EveryVariantMultiTile) {
   });
 }
 
+// More pixel tiles than SMs, so each persistent block of the resident forward kernel runs several
+// tiles (its x chunk ring wraps): C = 40 (2 k steps), C = 20 (1 k step), odd pixel counts.
+TEST_F(Gdn, EveryVariantPersistentTiles) {
+  for_each_variant([&](const std::string& name) {
+    for (gpuopt_compute_t mode : kModes) {
+      expect_correct(gput::gdn_case(3, 40, 100, 97, 0, mode), name);
+      expect_correct(gput::gdn_case(2, 20, 130, 131, 1, mode), name);
+    }
+  });
+}
+
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
   const GdnCase k = gput::gdn_case(2, 64, 9, 15);
   GdnData d(k, rng_);
