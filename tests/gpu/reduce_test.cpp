@@ -363,6 +363,7 @@ TEST_F(Reduce, BadOffsetsNeverReadOutOfBounds) {
     off.upload(offs);
     gput::DeviceArray<float> in(100);
     ASSERT_CUDA_OK(cudaMemset(in.data(), 0, 100 * sizeof(float)));
+    ASSERT_CUDA_OK(cudaDeviceSynchronize());  // the memset's stream does not order gpuopt's
     gput::DeviceArray<std::int64_t> out(offs.size() - 1);
     for (gpuopt_reduce_op_t op : {GPUOPT_REDUCE_SUM, GPUOPT_REDUCE_ARGMAX}) {
       gpuopt_reduce_desc_t d{};
@@ -394,6 +395,7 @@ class ReduceBadInput : public Reduce {
     in_.reset(new gput::DeviceArray<float>(4096));
     out_.reset(new gput::DeviceArray<std::int64_t>(64));
     ASSERT_CUDA_OK(cudaMemset(in_->data(), 0, 4096 * sizeof(float)));
+    ASSERT_CUDA_OK(cudaDeviceSynchronize());  // the memset's stream does not order gpuopt's
     d_.struct_size = sizeof d_;
     d_.op = GPUOPT_REDUCE_SUM;
     d_.in_type = GPUOPT_DTYPE_F32;

@@ -143,11 +143,14 @@ class SortCase {
     return d;
   }
 
+  // The memsets run on the legacy stream, which does not order gpuopt's non-blocking streams:
+  // wait for them, or the poison can land after the sort (seen on the H200: 0xA5A5A5A5 values).
   void reset_out() {
     ASSERT_CUDA_OK(cudaMemset(kout_->data(), kPoison, kout_->size()));
     if (vout_) {
       ASSERT_CUDA_OK(cudaMemset(vout_->data(), kPoison, vout_->size()));
     }
+    ASSERT_CUDA_OK(cudaDeviceSynchronize());
   }
 
   // Allocates the workspace the library asks for (once per case).
