@@ -16,47 +16,62 @@ int naive_pref(const GemmProblem&, const DeviceDesc&) { return 0; }
 // first; an own rung moves above it only after the bench shows it faster.
 int vendor_pref(const GemmProblem&, const DeviceDesc&) { return 100; }
 
+// Above cuBLAS only where measured faster: single products of 8192^3 on the H200 (1.045x and
+// 1.034x in two runs; 0.94-1.0x at 4096^3, where cuBLAS stays first). docs/notes/gemm.md.
+int gemm_pref_f64_tensorcore(const GemmProblem& p, const DeviceDesc& dev) {
+  return dev.cc == 90 && gemm_large_single(p) ? 110 : 70;
+}
+
 const Variant<GemmProblem> kTable[] = {
-    {{"naive", "one thread per element of C, operands from global memory", 0, 0, false,
-      kAllTypes},
-     naive_can, naive_pref, gemm_launch_naive},
+    {{"naive", "one thread per element of C, operands from global memory", 0, 0, false, kAllTypes},
+     naive_can,
+     naive_pref,
+     gemm_launch_naive},
     {{"smem_tiled", "16x16 shared-memory tiles, one output per thread", 0, 0, false,
       dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact, [](const GemmProblem&, const DeviceDesc&) { return 10; },
+     gemm_can_simt_exact,
+     [](const GemmProblem&, const DeviceDesc&) { return 10; },
      gemm_launch_smem_tiled},
     {{"smem_coalesced_padded",
       "32x32 shared-memory tiles, loads coalesced per operand layout, +1 padding (no bank "
       "conflicts)",
       0, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact, [](const GemmProblem&, const DeviceDesc&) { return 20; },
+     gemm_can_simt_exact,
+     [](const GemmProblem&, const DeviceDesc&) { return 20; },
      gemm_launch_smem_coalesced_padded},
     {{"register_blocked",
       "128x128 (f64 64x64) block tiles, 8x8 (4x4) register tiles per thread, 16-byte vector "
       "loads when aligned",
       0, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact, [](const GemmProblem&, const DeviceDesc&) { return 30; },
+     gemm_can_simt_exact,
+     [](const GemmProblem&, const DeviceDesc&) { return 30; },
      gemm_launch_register_blocked},
     {{"warptiled_cpasync",
       "warp tiles with 8x8 (f64 8x4) register tiles, 3-4 stage cp.async pipeline, padded "
       "shared tiles (needs 16-byte alignment)",
       80, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_warptiled_cpasync, [](const GemmProblem&, const DeviceDesc&) { return 40; },
+     gemm_can_warptiled_cpasync,
+     [](const GemmProblem&, const DeviceDesc&) { return 40; },
      gemm_launch_warptiled_cpasync},
     {{"f64_tensorcore",
       "f64 tensor cores: mma.sync m16n8k16 (sm_90) / m8n8k4 (sm_80), 128x128 tiles, 3-stage "
       "cp.async, conflict-free padded/swizzled shared tiles (needs 16-byte alignment)",
       80, 0, false, dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_f64_tensorcore, [](const GemmProblem&, const DeviceDesc&) { return 70; },
+     gemm_can_f64_tensorcore,
+     gemm_pref_f64_tensorcore,
      gemm_launch_f64_tensorcore},
     {{"sm90_tma_wgmma",
       "TMA 128B-swizzled 4-stage mbarrier ring, producer + 2 consumer warpgroups (setmaxnreg), "
       "wgmma m64n256, persistent grouped tile order",
       90, 90, false,
       dtype_bit(GPUOPT_DTYPE_BF16) | dtype_bit(GPUOPT_DTYPE_F16) | dtype_bit(GPUOPT_DTYPE_F32)},
-     gemm_can_sm90_tma_wgmma, gemm_pref_sm90_tma_wgmma, gemm_launch_sm90_tma_wgmma},
-    {{"cublas", "cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 (vendor)", 0, 0, true,
-      kAllTypes},
-     nullptr, vendor_pref, gemm_launch_cublas},
+     gemm_can_sm90_tma_wgmma,
+     gemm_pref_sm90_tma_wgmma,
+     gemm_launch_sm90_tma_wgmma},
+    {{"cublas", "cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 (vendor)", 0, 0, true, kAllTypes},
+     nullptr,
+     vendor_pref,
+     gemm_launch_cublas},
 };
 
 }  // namespace

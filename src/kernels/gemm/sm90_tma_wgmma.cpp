@@ -177,7 +177,10 @@ const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev)
 // bench of 82e71e2, 1.22x in interleaved runs, docs/notes/gemm-sm90.md). tf32 NN measured 0.99x
 // (4096) and 0.94x (8192) of cuBLAS in that bench, so cuBLAS keeps tf32.
 int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
-  if (p.a_type != GPUOPT_DTYPE_F32 && p.batch == 1 && p.k <= 2048) return 110;
+  // bf16/f16: the ping-pong schedule for k <= 2048, and 8192^3 (1.12x and 1.01x cuBLAS in two
+  // H200 runs; 0.95x at 4096^3). docs/notes/gemm.md.
+  if (p.a_type != GPUOPT_DTYPE_F32 && p.batch == 1 && (p.k <= 2048 || gemm_large_single(p)))
+    return 110;
   return 80;
 }
 
