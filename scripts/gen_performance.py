@@ -170,9 +170,14 @@ def transpose_ladder(rows):
 def section(path, doc):
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
-    lines = ["## " + " ".join(str(dev.get("name", "unknown device")).split()), ""]
-    lines.append("From `{}` (gpuopt {}, git {}, {}).".format(
-        rel, doc.get("gpuopt_version", "?"), doc.get("git", "?"), doc.get("timestamp", "?")))
+    command = doc.get("command", "")
+    args = command.split(" ", 1)[1] if " " in command else ""
+    kind = "partial run" if "--op" in command else "full run"
+    lines = ["## {}: {} (git {})".format(" ".join(str(dev.get("name", "unknown device")).split()),
+                                         kind, doc.get("git", "?")), ""]
+    lines.append("From `{}` (gpuopt {}, git {}, {}), command `gpuopt-bench {}`.".format(
+        rel, doc.get("gpuopt_version", "?"), doc.get("git", "?"), doc.get("timestamp", "?"),
+        args))
     lines.append("")
     mem = dev.get("memory")
     l2 = dev.get("l2")
@@ -270,9 +275,13 @@ def render(paths):
     if not paths:
         lines += ["No results yet: run `gpuopt-bench --json bench/results/<device>.json` on a GPU "
                   "and regenerate this page.", ""]
+    docs = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            docs.append((path, json.load(f)))
+    # Full runs (no --op) first, then partial reruns, each newest first within its kind.
+    docs.sort(key=lambda pd: ("--op" in pd[1].get("command", ""), pd[1].get("timestamp", "")))
+    for path, doc in docs:
         lines += section(path, doc)
     return "\n".join(lines).rstrip("\n") + "\n"
 
