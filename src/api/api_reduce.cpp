@@ -76,15 +76,6 @@ std::int64_t input_extent(const gpuopt_reduce_desc_t& d, std::size_t elem) {
   return rows * d.segment_stride + d.n;
 }
 
-gpuopt_status_t check_pointer(gpuopt::Context& ctx, const char* name, const void* p,
-                              std::size_t align, std::size_t bytes) {
-  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "%s is NULL", name);
-  if (reinterpret_cast<std::uintptr_t>(p) % align)
-    return fail(GPUOPT_ERROR_MISALIGNED, kFn, "%s (%p) is not aligned to its %zu-byte elements",
-                name, p, align);
-  return gpuopt::check_device_range(kFn, name, ctx, p, bytes);
-}
-
 }  // namespace
 
 extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt_stream_t stream,
@@ -113,12 +104,14 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
                   d.num_segments);
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
     if (extent > 0)
-      GPUOPT_TRY(check_pointer(*ctx, "in", in, elem, static_cast<std::size_t>(extent) * elem));
-    GPUOPT_TRY(
-        check_pointer(*ctx, "out", out, out_elem, static_cast<std::size_t>(results) * out_elem));
+      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "in", *ctx, in, elem,
+                                              static_cast<std::size_t>(extent) * elem));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "out", *ctx, out, out_elem,
+                                            static_cast<std::size_t>(results) * out_elem));
     if (d.offsets)
-      GPUOPT_TRY(check_pointer(*ctx, "desc->offsets", d.offsets, sizeof(int64_t),
-                               static_cast<std::size_t>(results + 1) * sizeof(int64_t)));
+      GPUOPT_TRY(
+          gpuopt::check_device_operand(kFn, "desc->offsets", *ctx, d.offsets, sizeof(int64_t),
+                                       static_cast<std::size_t>(results + 1) * sizeof(int64_t)));
 
     gpuopt::ReduceProblem p;
     p.op = d.op;

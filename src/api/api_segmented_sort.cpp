@@ -83,15 +83,6 @@ gpuopt_status_t read_desc(const char* fn, const gpuopt_segmented_sort_desc_t* d,
   return GPUOPT_SUCCESS;
 }
 
-gpuopt_status_t check_pointer(gpuopt::Context& ctx, const char* name, const void* p,
-                              std::size_t align, std::size_t bytes) {
-  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "%s is NULL", name);
-  if (reinterpret_cast<std::uintptr_t>(p) % align)
-    return fail(GPUOPT_ERROR_MISALIGNED, kFn, "%s (%p) is not aligned to %zu bytes", name, p,
-                align);
-  return gpuopt::check_device_range(kFn, name, ctx, p, bytes);
-}
-
 struct Range {
   const char* name;
   const void* p;
@@ -141,15 +132,16 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort(
     const std::size_t ks = gpuopt::sort_key_size(p.key_type);
     const std::size_t vs = static_cast<std::size_t>(p.value_bytes);
     const std::size_t n = static_cast<std::size_t>(p.num_items);
-    GPUOPT_TRY(check_pointer(*ctx, "keys_in", keys_in, ks, n * ks));
-    GPUOPT_TRY(check_pointer(*ctx, "keys_out", keys_out, ks, n * ks));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_in", *ctx, keys_in, ks, n * ks));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_out", *ctx, keys_out, ks, n * ks));
     if (vs) {
-      GPUOPT_TRY(check_pointer(*ctx, "values_in", values_in, vs, n * vs));
-      GPUOPT_TRY(check_pointer(*ctx, "values_out", values_out, vs, n * vs));
+      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_in", *ctx, values_in, vs, n * vs));
+      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_out", *ctx, values_out, vs, n * vs));
     }
     if (p.offsets)
-      GPUOPT_TRY(check_pointer(*ctx, "desc->offsets", p.offsets, sizeof(int64_t),
-                               static_cast<std::size_t>(p.num_segments + 1) * sizeof(int64_t)));
+      GPUOPT_TRY(gpuopt::check_device_operand(
+          kFn, "desc->offsets", *ctx, p.offsets, sizeof(int64_t),
+          static_cast<std::size_t>(p.num_segments + 1) * sizeof(int64_t)));
     const std::size_t need = gpuopt::segmented_sort_workspace_bytes(p);
     if (workspace_bytes < need)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,

@@ -13,15 +13,6 @@ namespace {
 
 constexpr const char* kFn = "gpuopt_transpose";
 
-gpuopt_status_t check_operand(gpuopt::Context& ctx, const char* name, const void* p,
-                              std::size_t elem, std::size_t bytes) {
-  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "%s is NULL", name);
-  if (reinterpret_cast<std::uintptr_t>(p) % elem)
-    return fail(GPUOPT_ERROR_MISALIGNED, kFn, "%s (%p) is not aligned to its %zu-byte elements",
-                name, p, elem);
-  return gpuopt::check_device_range(kFn, name, ctx, p, bytes);
-}
-
 }  // namespace
 
 extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
@@ -37,8 +28,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpu
     p.B = B;
     const std::size_t elem = gpuopt::transpose_elem_size(p.dtype);
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
-    GPUOPT_TRY(check_operand(*ctx, "A", A, elem, gpuopt::transpose_a_span(p)));
-    GPUOPT_TRY(check_operand(*ctx, "B", B, elem, gpuopt::transpose_b_span(p)));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "A", *ctx, A, elem, gpuopt::transpose_a_span(p)));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "B", *ctx, B, elem, gpuopt::transpose_b_span(p)));
     GPUOPT_TRY(gpuopt::transpose_check_overlap(kFn, p));
     int count = 0;
     const gpuopt::Variant<gpuopt::TransposeProblem>* table = gpuopt::transpose_variants(&count);

@@ -103,4 +103,13 @@ gpuopt_status_t check_extent(const char* fn, const char* arg, const void* p, std
   return GPUOPT_SUCCESS;
 }
 
+gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& ctx, const void* p,
+                                     std::size_t align, std::size_t bytes) {
+  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", arg);
+  if (align > 1 && reinterpret_cast<std::uintptr_t>(p) % align)
+    return fail(GPUOPT_ERROR_MISALIGNED, fn, "%s (%p) is not aligned to its %zu-byte elements", arg,
+                p, align);
+  return check_device_range(fn, arg, ctx, p, bytes);
+}
+
 }  // namespace gpuopt

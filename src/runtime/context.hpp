@@ -47,6 +47,11 @@ void remove_compressible_range(Context& ctx, const void* p);
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes);
 
+// An operand of an op: not NULL (INVALID_ARGUMENT), aligned to `align` bytes (MISALIGNED), and a
+// device-accessible range of `bytes` (check_device_range), each answer naming fn and arg.
+gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& ctx, const void* p,
+                                     std::size_t align, std::size_t bytes);
+
 // The two verdicts check_device_range shares with the device-less allocator table: p is no
 // device-accessible memory; [p, p + bytes) runs past its allocation [base, base + size).
 gpuopt_status_t not_device_accessible(const char* fn, const char* arg, const void* p);
