@@ -292,15 +292,7 @@ class GdnData {
 
 // Names of the gdn variants, in table order.
 inline std::vector<std::string> gdn_variant_names(gpuopt_context_t ctx) {
-  std::vector<std::string> names;
-  int count = 0;
-  EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx, GPUOPT_OP_GDN, &count));
-  for (int i = 0; i < count; ++i) {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_variant_name(ctx, GPUOPT_OP_GDN, i, &name));
-    names.push_back(name ? name : "");
-  }
-  return names;
+  return variant_names(ctx, GPUOPT_OP_GDN);
 }
 
 }  // namespace gput

@@ -440,29 +440,11 @@ class GemmData {
 
 // --- Variants ---
 
-struct GemmVariant {
-  std::string name;
-  bool available = false;  // runs on the context's device
-  unsigned dtype_mask = 0;
-};
+using GemmVariant = VariantEntry;
 
 // The gemm variants of the context's table, in table order.
 inline std::vector<GemmVariant> gemm_variant_list(gpuopt_context_t ctx) {
-  std::vector<GemmVariant> out;
-  int count = 0;
-  EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx, GPUOPT_OP_GEMM, &count));
-  for (int i = 0; i < count; ++i) {
-    gpuopt_variant_info_t info;
-    std::memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
-    EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx, GPUOPT_OP_GEMM, i, &info));
-    GemmVariant v;
-    v.name = info.name ? info.name : "";
-    v.available = info.available != 0;
-    v.dtype_mask = info.dtype_mask;
-    out.push_back(v);
-  }
-  return out;
+  return list_variants(ctx, GPUOPT_OP_GEMM);
 }
 
 // The variant the last gemm on ctx ran ("<none>" before any).

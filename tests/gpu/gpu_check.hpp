@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "gpuopt.h"
 
@@ -79,3 +80,35 @@ inline ::testing::AssertionResult MessageNames(const char* fn, const char* arg =
     EXPECT_EQ(gput_err_, cudaSuccess) << #call << ": " << cudaGetErrorName(gput_err_) << " (" \
                                       << cudaGetErrorString(gput_err_) << ")";                \
   } while (0)
+
+namespace gput {
+
+// One entry of an op's variant table as gpuopt_variant_info() reports it.
+struct VariantEntry {
+  std::string name;
+  bool available = false;  // runs on the context's device
+  unsigned dtype_mask = 0;
+};
+
+// The variants of op on ctx, in table order.
+inline std::vector<VariantEntry> list_variants(gpuopt_context_t ctx, gpuopt_op_t op) {
+  std::vector<VariantEntry> out;
+  int count = 0;
+  EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx, op, &count));
+  for (int i = 0; i < count; ++i) {
+    gpuopt_variant_info_t info{};
+    info.struct_size = sizeof info;
+    EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx, op, i, &info));
+    out.push_back({info.name ? info.name : "", info.available != 0, info.dtype_mask});
+  }
+  return out;
+}
+
+// Only the names, in table order.
+inline std::vector<std::string> variant_names(gpuopt_context_t ctx, gpuopt_op_t op) {
+  std::vector<std::string> names;
+  for (const VariantEntry& v : list_variants(ctx, op)) names.push_back(v.name);
+  return names;
+}
+
+}  // namespace gput

@@ -43,15 +43,7 @@ class GpuTest : public ::testing::Test {
 
   // Names of the axpy variants, in table order.
   std::vector<std::string> variant_names() const {
-    std::vector<std::string> names;
-    int count = 0;
-    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_AXPY, &count));
-    for (int i = 0; i < count; ++i) {
-      const char* name = nullptr;
-      EXPECT_GPUOPT_OK(gpuopt_variant_name(ctx_, GPUOPT_OP_AXPY, i, &name));
-      names.push_back(name ? name : "");
-    }
-    return names;
+    return gput::variant_names(ctx_, GPUOPT_OP_AXPY);
   }
 
   // The variant the last axpy ran ("<none>" before any).

@@ -38,23 +38,9 @@ bool is_textbook(const std::string& v) {
 
 class Reduce : public gput::GpuTest {
  protected:
-  struct Variant {
-    std::string name;
-    bool available = false;
-  };
+  using Variant = gput::VariantEntry;
 
-  std::vector<Variant> variants() const {
-    std::vector<Variant> out;
-    int count = 0;
-    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_REDUCE, &count));
-    for (int i = 0; i < count; ++i) {
-      gpuopt_variant_info_t info{};
-      info.struct_size = sizeof info;
-      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_REDUCE, i, &info));
-      out.push_back({info.name ? info.name : "", info.available == 1});
-    }
-    return out;
-  }
+  std::vector<Variant> variants() const { return gput::list_variants(ctx_, GPUOPT_OP_REDUCE); }
 
   // Whether variant v must accept the problem (the textbook rungs: SUM of i32/f32/f64, one array).
   static bool accepts(const std::string& v, const ReduceSpec& s) {

@@ -24,15 +24,7 @@ const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_U32, GPUOPT_DTYP
 class SegmentedSort : public gput::GpuTest {
  protected:
   std::vector<std::string> variants() const {
-    std::vector<std::string> out;
-    int count = 0;
-    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_SEGMENTED_SORT, &count));
-    for (int i = 0; i < count; ++i) {
-      const char* name = nullptr;
-      EXPECT_GPUOPT_OK(gpuopt_variant_name(ctx_, GPUOPT_OP_SEGMENTED_SORT, i, &name));
-      out.push_back(name ? name : "");
-    }
-    return out;
+    return gput::variant_names(ctx_, GPUOPT_OP_SEGMENTED_SORT);
   }
 
   void force(const std::string& v) {

@@ -19,23 +19,9 @@ using gput::StencilSpec;
 
 class Stencil : public gput::GpuTest {
  protected:
-  struct Variant {
-    std::string name;
-    bool available = false;
-  };
+  using Variant = gput::VariantEntry;
 
-  std::vector<Variant> variants() const {
-    std::vector<Variant> out;
-    int count = 0;
-    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_STENCIL, &count));
-    for (int i = 0; i < count; ++i) {
-      gpuopt_variant_info_t info{};
-      info.struct_size = sizeof info;
-      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_STENCIL, i, &info));
-      out.push_back({info.name ? info.name : "", info.available == 1});
-    }
-    return out;
-  }
+  std::vector<Variant> variants() const { return gput::list_variants(ctx_, GPUOPT_OP_STENCIL); }
 
   // Whether variant v must accept s (the rules stencil_table.cpp states).
   static bool accepts(const std::string& v, const StencilSpec& s) {

@@ -23,24 +23,9 @@ std::int64_t round8(std::int64_t n) { return (n + 7) / 8 * 8; }
 
 class Transpose : public gput::GpuTest {
  protected:
-  struct Variant {
-    std::string name;
-    bool available = false;
-    unsigned dtype_mask = 0;
-  };
+  using Variant = gput::VariantEntry;
 
-  std::vector<Variant> variants() const {
-    std::vector<Variant> out;
-    int count = 0;
-    EXPECT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_TRANSPOSE, &count));
-    for (int i = 0; i < count; ++i) {
-      gpuopt_variant_info_t info{};
-      info.struct_size = sizeof info;
-      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_TRANSPOSE, i, &info));
-      out.push_back({info.name ? info.name : "", info.available == 1, info.dtype_mask});
-    }
-    return out;
-  }
+  std::vector<Variant> variants() const { return gput::list_variants(ctx_, GPUOPT_OP_TRANSPOSE); }
 
   void force(const std::string& name) {
     ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_TRANSPOSE,
