@@ -19,37 +19,22 @@ using gpuopt::GdnShape;
 
 gpuopt_status_t check_floats(const char* fn, gpuopt::Context& ctx, const char* name, const void* p,
                              std::int64_t count) {
-  if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", name);
-  if (reinterpret_cast<std::uintptr_t>(p) % sizeof(float))
-    return fail(GPUOPT_ERROR_MISALIGNED, fn, "%s (%p) is not aligned to its 4-byte elements", name,
-                p);
-  return gpuopt::check_device_range(fn, name, ctx, p,
-                                    static_cast<std::size_t>(count) * sizeof(float));
+  return gpuopt::check_device_operand(fn, name, ctx, p, sizeof(float),
+                                      static_cast<std::size_t>(count) * sizeof(float));
 }
 
 // Outputs must not overlap the inputs the kernels still read.
 gpuopt_status_t check_disjoint(const char* fn, const char* out_name, const void* out,
                                const char* in_name, const void* in, std::int64_t count) {
-  const auto a = reinterpret_cast<std::uintptr_t>(out), b = reinterpret_cast<std::uintptr_t>(in);
-  const auto bytes = static_cast<std::uintptr_t>(count) * sizeof(float);
-  if (a < b + bytes && b < a + bytes)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s overlaps %s; GDN is not in place", out_name,
-                in_name);
-  return GPUOPT_SUCCESS;
+  const auto bytes = static_cast<std::size_t>(count) * sizeof(float);
+  return gpuopt::check_disjoint(fn, out_name, out, bytes, in_name, in, bytes);
 }
 
 gpuopt_status_t check_workspace(const char* fn, gpuopt::Context& ctx, gpuopt_gdn_pass_t pass,
                                 const GdnShape& s, void* workspace, std::size_t bytes) {
-  const std::size_t need = gpuopt::gdn_workspace_bytes(pass, s.d.batch, s.d.channels, s.pixels);
-  if (bytes < need)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "workspace_bytes is %zu; this problem needs %zu (gpuopt_gdn_workspace_size)", bytes,
-                need);
-  if (need == 0) return GPUOPT_SUCCESS;
-  if (!workspace) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "workspace is NULL");
-  if (reinterpret_cast<std::uintptr_t>(workspace) % 256)
-    return fail(GPUOPT_ERROR_MISALIGNED, fn, "workspace (%p) is not 256-byte aligned", workspace);
-  return gpuopt::check_device_range(fn, "workspace", ctx, workspace, need);
+  return gpuopt::check_workspace(
+      fn, "gpuopt_gdn_workspace_size", ctx, workspace, bytes,
+      gpuopt::gdn_workspace_bytes(pass, s.d.batch, s.d.channels, s.pixels));
 }
 
 // What both passes check first: handles, the descriptor, beta and gamma.

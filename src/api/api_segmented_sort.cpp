@@ -89,12 +89,6 @@ struct Range {
   std::size_t bytes;
 };
 
-bool overlap(const Range& a, const Range& b) {
-  if (!a.p || !b.p || !a.bytes || !b.bytes) return false;
-  const auto x = reinterpret_cast<std::uintptr_t>(a.p), y = reinterpret_cast<std::uintptr_t>(b.p);
-  return x < y + b.bytes && y < x + a.bytes;
-}
-
 }  // namespace
 
 extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort_workspace_size(
@@ -143,18 +137,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort(
           kFn, "desc->offsets", *ctx, p.offsets, sizeof(int64_t),
           static_cast<std::size_t>(p.num_segments + 1) * sizeof(int64_t)));
     const std::size_t need = gpuopt::segmented_sort_workspace_bytes(p);
-    if (workspace_bytes < need)
-      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                  "workspace_bytes is %zu; this problem needs %zu "
-                  "(gpuopt_segmented_sort_workspace_size)",
-                  workspace_bytes, need);
-    if (need) {
-      if (!workspace) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "workspace is NULL");
-      if (reinterpret_cast<std::uintptr_t>(workspace) % 256)
-        return fail(GPUOPT_ERROR_MISALIGNED, kFn, "workspace (%p) is not 256-byte aligned",
-                    workspace);
-      GPUOPT_TRY(gpuopt::check_device_range(kFn, "workspace", *ctx, workspace, need));
-    }
+    GPUOPT_TRY(gpuopt::check_workspace(kFn, "gpuopt_segmented_sort_workspace_size", *ctx, workspace,
+                                       workspace_bytes, need));
     const Range ranges[] = {{"keys_out", keys_out, n * ks},
                             {"values_out", values_out, n * vs},
                             {"workspace", workspace, need},
@@ -166,11 +150,8 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort(
     // (writes) against everything.
     for (int i = 0; i < 3; ++i)
       for (int j = i + 1; j < 6; ++j)
-        if (overlap(ranges[i], ranges[j]))
-          return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                      "%s and %s overlap; outputs must not overlap the inputs, each other or "
-                      "the workspace",
-                      ranges[i].name, ranges[j].name);
+        GPUOPT_TRY(gpuopt::check_disjoint(kFn, ranges[i].name, ranges[i].p, ranges[i].bytes,
+                                          ranges[j].name, ranges[j].p, ranges[j].bytes));
 
     p.keys_in = keys_in;
     p.keys_out = keys_out;

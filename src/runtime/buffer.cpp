@@ -108,7 +108,7 @@ const char* memory_kind_name(gpuopt_memory_kind_t k) {
 }
 
 gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
-  if (deviceless_active() && b.kind != GPUOPT_MEMORY_EXTERNAL && b.kind >= GPUOPT_MEMORY_DEVICE &&
+  if (deviceless_active() && b.kind >= GPUOPT_MEMORY_DEVICE &&
       b.kind <= GPUOPT_MEMORY_COMPRESSIBLE) {
     GPUOPT_TRY(deviceless_allocate(fn, b.ctx->device, b.bytes, &b.device_ptr));
     if (b.kind == GPUOPT_MEMORY_PINNED_HOST || b.kind == GPUOPT_MEMORY_MAPPED)

@@ -112,4 +112,27 @@ gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& c
   return check_device_range(fn, arg, ctx, p, bytes);
 }
 
+gpuopt_status_t check_workspace(const char* fn, const char* query, Context& ctx, void* workspace,
+                                std::size_t workspace_bytes, std::size_t need) {
+  if (workspace_bytes < need)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                "workspace_bytes is %zu; this problem needs %zu (%s)", workspace_bytes, need,
+                query);
+  if (need == 0) return GPUOPT_SUCCESS;
+  return check_device_operand(fn, "workspace", ctx, workspace, 256, need);
+}
+
+gpuopt_status_t check_disjoint(const char* fn, const char* a_name, const void* a,
+                               std::size_t a_bytes, const char* b_name, const void* b,
+                               std::size_t b_bytes) {
+  if (!a || !b || !a_bytes || !b_bytes) return GPUOPT_SUCCESS;
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  if (x < y + b_bytes && y < x + a_bytes)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                "%s and %s overlap; outputs must not overlap the inputs, each other or the "
+                "workspace",
+                a_name, b_name);
+  return GPUOPT_SUCCESS;
+}
+
 }  // namespace gpuopt

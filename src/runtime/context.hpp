@@ -52,6 +52,18 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
 gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& ctx, const void* p,
                                      std::size_t align, std::size_t bytes);
 
+// A caller workspace (the ops with a *_workspace_size query): at least `need` bytes
+// (INVALID_ARGUMENT naming workspace_bytes and the query), and when need > 0 a 256-byte-aligned
+// device range (check_device_operand on "workspace").
+gpuopt_status_t check_workspace(const char* fn, const char* query, Context& ctx, void* workspace,
+                                std::size_t workspace_bytes, std::size_t need);
+
+// INVALID_ARGUMENT naming both when [a, a + a_bytes) and [b, b + b_bytes) overlap (NULL or empty
+// ranges never do).
+gpuopt_status_t check_disjoint(const char* fn, const char* a_name, const void* a,
+                               std::size_t a_bytes, const char* b_name, const void* b,
+                               std::size_t b_bytes);
+
 // The two verdicts check_device_range shares with the device-less allocator table: p is no
 // device-accessible memory; [p, p + bytes) runs past its allocation [base, base + size).
 gpuopt_status_t not_device_accessible(const char* fn, const char* arg, const void* p);

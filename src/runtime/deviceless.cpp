@@ -118,13 +118,6 @@ void deviceless_free(const void* p) {
   s.ranges.erase(reinterpret_cast<std::uintptr_t>(p));
 }
 
-void deviceless_add_range(const void* p, std::size_t bytes, int device) {
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
-  const auto b = reinterpret_cast<std::uintptr_t>(p);
-  s.ranges[b] = Range{b + bytes, device};
-}
-
 gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int device, const void* p,
                                        std::size_t bytes) {
   State& s = state();

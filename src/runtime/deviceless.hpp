@@ -8,7 +8,7 @@
 //     and skips the CUDA initialisation; make_current() answers success without cudaSetDevice;
 //   - gpuopt_stream_create / _wrap make a stream with no CUDA stream, cuBLAS handle or workspace;
 //   - buffer allocation hands out address ranges of a fake allocator (no memory behind them),
-//     and check_device_range() answers from that allocator's table (plus deviceless_add_range);
+//     and check_device_range() answers from that allocator's table;
 //   - run_dispatched() chooses the variant and returns before the launch;
 //   - every GPUOPT_TRY_CUDA site answers GPUOPT_ERROR_NO_DEVICE ("device-less mode") instead of
 //     calling CUDA (copies, synchronisation, graph instantiation, ...).
@@ -39,8 +39,6 @@ gpuopt_status_t deviceless_device_info(const char* fn, int device, gpuopt_device
 // Answers OUT_OF_MEMORY past 1 TiB per allocation, like a device that cannot hold it.
 gpuopt_status_t deviceless_allocate(const char* fn, int device, std::size_t bytes, void** out);
 void deviceless_free(const void* p);
-// Records [p, p + bytes) as memory of device `device` (as if the caller had cudaMalloc'ed it).
-void deviceless_add_range(const void* p, std::size_t bytes, int device);
 
 // check_device_range against the fake allocator table.
 gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int device, const void* p,

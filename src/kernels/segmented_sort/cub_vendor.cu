@@ -72,8 +72,6 @@ cudaError_t with_cub_key(const SegmentedSortProblem& p, F&& f) {
   return wide ? f(0ll) : f(0);
 }
 
-std::size_t align256(std::size_t n) { return (n + 255) / 256 * 256; }
-
 template <class U>
 __global__ void map_kernel(const U* in, U* out, long long n, int kind, int descending) {
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -159,7 +157,6 @@ gpuopt_status_t sort_launch_cub(const SegmentedSortProblem& p, const ExecEnv& en
     return cudaErrorInvalidValue;
   });
   if (err != cudaSuccess) {
-    cudaGetLastError();
     return fail_cuda(err, env.fn, "cub::DeviceSegmentedSort");
   }
   return check_launch(env.fn, "cub::DeviceSegmentedSort");

@@ -31,6 +31,9 @@ struct SegmentedSortProblem {
 // Bytes of a key of type t (0 for types the sort does not take).
 std::size_t sort_key_size(gpuopt_dtype_t t);
 
+// Workspace regions start on 256-byte boundaries.
+inline std::size_t align256(std::size_t n) { return (n + 255) / 256 * 256; }
+
 // How keys map to order-preserving unsigned bits (sort_keys.cuh).
 enum class KeyKind : int { kUnsigned = 0, kSigned = 1, kFloat = 2 };
 KeyKind sort_key_kind(gpuopt_dtype_t t);

@@ -43,9 +43,7 @@ std::int64_t sort_pow2(std::int64_t n, std::int64_t lo) {
   return p;
 }
 
-namespace {
-std::size_t align256(std::size_t n) { return (n + 255) / 256 * 256; }
-}  // namespace
+namespace {}  // namespace
 
 BinnedLayout binned_layout(const SegmentedSortProblem& p) {
   BinnedLayout l;

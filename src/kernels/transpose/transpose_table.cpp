@@ -1,4 +1,5 @@
 // The transpose variant table and its dispatch rule (see transpose.hpp).
+#include "common/launch.hpp"
 #include "kernels/transpose/transpose.hpp"
 
 namespace gpuopt {
@@ -11,7 +12,7 @@ constexpr unsigned kBlas = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_
 
 // One thread per element or 32 x 32 tiles: grid.x covers rows.
 const char* can_grid_x(const TransposeProblem& p, const DeviceDesc&) {
-  if (p.rows > std::int64_t{2147483647} * 32) return "rows exceed one grid row of 32-wide blocks";
+  if (p.rows > kMaxGridX * 32) return "rows exceed one grid row of 32-wide blocks";
   return nullptr;
 }
 
