@@ -49,11 +49,12 @@ size_t blas_workspace_bytes(const Context& ctx) {
   return ctx.desc.cc >= 90 ? (32u << 20) : (4u << 20);
 }
 
+}  // namespace
+
 gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what) {
   return fail(st == CUBLAS_STATUS_ALLOC_FAILED ? GPUOPT_ERROR_OUT_OF_MEMORY : GPUOPT_ERROR_CUBLAS,
               fn, "%s: %s (%s)", what, cublasGetStatusName(st), cublasGetStatusString(st));
 }
-}  // namespace
 
 gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stream, bool owned,
                             Stream** out) {

@@ -14,7 +14,7 @@ struct gpuopt_stream_s {
   bool owned = false;
   cublasHandle_t blas = nullptr;
   void* blas_workspace = nullptr;
-  void* op_workspace = nullptr;  // kOpWorkspaceBytes, zeroed at creation (registry.hpp)
+  void* op_workspace = nullptr;        // kOpWorkspaceBytes, zeroed at creation (registry.hpp)
   std::atomic<bool> capturing{false};  // between gpuopt_graph_begin and _end
 };
 
@@ -45,4 +45,8 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
                             Stream** out);
 // Releases what stream_open made (not a borrowed cudaStream_t).
 void stream_close(Stream* s);
+// The status of a failed cuBLAS call (OUT_OF_MEMORY for allocation failures, else CUBLAS), with
+// "what: name (description)" as the message of fn.
+gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what);
+
 }  // namespace gpuopt

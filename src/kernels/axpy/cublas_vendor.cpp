@@ -4,6 +4,7 @@
 
 #include "kernels/axpy/axpy.hpp"
 #include "runtime/error.hpp"
+#include "runtime/stream.hpp"
 
 namespace gpuopt {
 
@@ -17,10 +18,7 @@ gpuopt_status_t axpy_launch_cublas(const AxpyProblem& p, const ExecEnv& env) {
     st = cublasDaxpy_64(env.blas, p.n, &p.alpha, static_cast<const double*>(p.x), p.incx,
                         static_cast<double*>(p.y), p.incy);
   }
-  if (st != CUBLAS_STATUS_SUCCESS)
-    return fail(GPUOPT_ERROR_CUBLAS, env.fn, "cublas axpy: %s (%s)", cublasGetStatusName(st),
-                cublasGetStatusString(st));
-  return GPUOPT_SUCCESS;
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS : blas_fail(st, env.fn, "cublas axpy");
 }
 
 }  // namespace gpuopt

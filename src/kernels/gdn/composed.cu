@@ -11,6 +11,7 @@
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_math.cuh"
+#include "runtime/stream.hpp"
 
 namespace gpuopt {
 namespace {
@@ -63,9 +64,7 @@ unsigned flat_blocks(long long n) {
 }
 
 gpuopt_status_t blas(cublasStatus_t st, const ExecEnv& env, const char* what) {
-  if (st == CUBLAS_STATUS_SUCCESS) return GPUOPT_SUCCESS;
-  return fail(GPUOPT_ERROR_CUBLAS, env.fn, "%s: %s (%s)", what, cublasGetStatusName(st),
-              cublasGetStatusString(st));
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS : blas_fail(st, env.fn, what);
 }
 
 cublasComputeType_t compute_of(const GdnProblem& p) {

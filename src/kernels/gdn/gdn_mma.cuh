@@ -52,16 +52,9 @@ struct MmaArgs {
   bool vec_a = false, vec_b = false;  // 16-byte copies allowed (ld % 4 == 0, 16-byte aligned)
 };
 
-__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
-               "r"(valid ? 4 : 0));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+// The cp.async wrappers of the GEMM tile I/O (with their "memory" clobbers and sm_80 guards).
+using gemm_io::cp_async_commit;
+using gemm_io::cp_async_wait;
 
 __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4],
                                          const unsigned (&b)[2]) {
@@ -121,7 +114,7 @@ struct TileLoader {
     for (int i = 0; i < kCopies; ++i) {
       const bool ok =
           KContig ? (r0 + 8 * i < rvalid && k0 < kvalid) : (r0 < rvalid && k0 + 2 * i < kvalid);
-      cp_async4(d + i * (KContig ? 8 * kKPitch : 2 * kRPitch), ok ? p : tile, ok);
+      gemm_io::cp_async_elem<4>(d + i * (KContig ? 8 * kKPitch : 2 * kRPitch), ok ? p : tile, ok);
       p += step;
     }
   }

@@ -4,6 +4,7 @@
 
 #include "kernels/transpose/transpose.hpp"
 #include "runtime/error.hpp"
+#include "runtime/stream.hpp"
 
 namespace gpuopt {
 
@@ -22,10 +23,7 @@ gpuopt_status_t transpose_launch_cublas(const TransposeProblem& p, const ExecEnv
     st = cublasDgeam_64(env.blas, CUBLAS_OP_T, CUBLAS_OP_N, p.cols, p.rows, &one,
                         static_cast<const double*>(p.A), p.lda, &zero, b, p.ldb, b, p.ldb);
   }
-  if (st != CUBLAS_STATUS_SUCCESS)
-    return fail(GPUOPT_ERROR_CUBLAS, env.fn, "cublas geam: %s (%s)", cublasGetStatusName(st),
-                cublasGetStatusString(st));
-  return GPUOPT_SUCCESS;
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS : blas_fail(st, env.fn, "cublas geam");
 }
 
 }  // namespace gpuopt
