@@ -14,17 +14,6 @@ constexpr double kAutoSlack = 0.97;  // auto's pick may be 3% slower than the fa
 
 bool usable(const Row& r) { return r.error.empty() && r.correct && std::isfinite(r.ms); }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), f, v);
-  return buf;
-}
-
-void judge(Bar* b) {
-  b->pass = std::isfinite(b->value) && (!std::isfinite(b->min) || b->value >= b->min) &&
-            (!std::isfinite(b->max) || b->value <= b->max);
-}
-
 std::vector<const Row*> rows_of(const Results& r, const std::string& key) {
   std::vector<const Row*> out;
   for (const Row& row : r.rows) {

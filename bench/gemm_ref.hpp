@@ -117,15 +117,4 @@ struct GemmVerdict {
 GemmVerdict gemm_judge(const std::vector<GemmCheckPart>& parts, double tol, std::int64_t m,
                        std::int64_t n, std::uint64_t elements);
 
-// Host comparison of out[0, count) (double or float) with ref, in one part (tests, small cases).
-template <class T>
-GemmCheckPart gemm_check_host(const T* out, const double* ref, std::uint64_t count) {
-  GemmCheckPart p;
-  gemm_part_init(&p);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    gemm_part_add(&p, static_cast<double>(out[i]), ref[i], i);
-  }
-  return p;
-}
-
 }  // namespace bench

@@ -29,6 +29,15 @@ double good_gbs(const Row* row) {
   return row->gbs;
 }
 
+std::string size_name(std::int64_t n) {
+  for (int k = 0; k < 63; ++k) {
+    if ((std::int64_t{1} << k) == n) return "2^" + std::to_string(k);
+  }
+  return std::to_string(n);
+}
+
+}  // namespace
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), f, v);
@@ -39,15 +48,6 @@ void judge(Bar* b) {
   b->pass = finite(b->value) && (!finite(b->min) || b->value >= b->min) &&
             (!finite(b->max) || b->value <= b->max);
 }
-
-std::string size_name(std::int64_t n) {
-  for (int k = 0; k < 63; ++k) {
-    if ((std::int64_t{1} << k) == n) return "2^" + std::to_string(k);
-  }
-  return std::to_string(n);
-}
-
-}  // namespace
 
 bool Options::wants_dtype(gpuopt_dtype_t t) const {
   return std::find(dtypes.begin(), dtypes.end(), t) != dtypes.end();

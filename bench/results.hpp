@@ -124,4 +124,10 @@ void compute_bars(Results& r, const Options& opt);
 // bar was missed and opt.require_bars.
 int exit_code(const Results& r, const Options& opt);
 
+// printf-style formatting of one number ("%.3f").
+std::string fmt(const char* f, double v);
+
+// Sets b->pass from b->value against b->min / b->max (NaN bounds do not apply; NaN value fails).
+void judge(Bar* b);
+
 }  // namespace bench

@@ -323,12 +323,6 @@ const Row* headline(const Results& res, const ReduceGroup& g, std::string* which
   return best;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 }  // namespace
 
 std::string reduce_shape_name(const ReduceGroup& g) {

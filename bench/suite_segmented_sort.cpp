@@ -19,12 +19,6 @@ namespace {
 constexpr const char* kOp = "segmented_sort";
 constexpr int kChecked = 64;
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 struct Layout {
   std::vector<std::int64_t> offsets;  // host copy (empty for fixed)
   std::int64_t items = 0;

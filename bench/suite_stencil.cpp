@@ -25,12 +25,6 @@ std::string shape_of(const StencilGroup& g) {
   return s + " r=" + std::to_string(g.radius);
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 // Coefficients of the rows: a Laplacian-like set (centre -1, neighbours 1 / (2 * axes * |o| r)).
 std::vector<double> coeffs_of(const StencilGroup& g) {
   std::vector<double> c(1 + g.dims * 2 * g.radius);

@@ -56,12 +56,6 @@ void measure(BenchEnv& env, const TransposeGroup& g, const VariantSpec& v, const
       env, [&] { GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a, b)); }, r);
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 }  // namespace
 
 std::vector<TransposeGroup> plan_transpose(const Options& opt,

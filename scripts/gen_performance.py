@@ -279,8 +279,10 @@ def render(paths):
     for path in paths:
         with open(path, encoding="utf-8") as f:
             docs.append((path, json.load(f)))
-    # Full runs (no --op) first, then partial reruns, each newest first within its kind.
-    docs.sort(key=lambda pd: ("--op" in pd[1].get("command", ""), pd[1].get("timestamp", "")))
+    # Full runs (no --op) first, then partial reruns; newest first within each kind (ISO
+    # timestamps sort as text; the stable sort keeps that order inside each kind).
+    docs.sort(key=lambda pd: pd[1].get("timestamp", ""), reverse=True)
+    docs.sort(key=lambda pd: "--op" in pd[1].get("command", ""))
     for path, doc in docs:
         lines += section(path, doc)
     return "\n".join(lines).rstrip("\n") + "\n"
