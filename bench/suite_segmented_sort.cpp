@@ -11,6 +11,7 @@
 #include <random>
 
 #include "check.hpp"
+#include "row_steps.hpp"
 #include "sort_data.hpp"
 
 namespace bench {
@@ -66,9 +67,7 @@ void check_rows(BenchEnv& env, const SortGroup& g, const Layout& l, std::uint64_
 void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layout& l,
              std::uint64_t seed, const std::int64_t* d_offsets, const void* in, void* out, void* ws,
              std::size_t ws_bytes, Row* r) {
-  const gpuopt_status_t st = gpuopt_context_set_variant(env.ctx, GPUOPT_OP_SEGMENTED_SORT,
-                                                        v.is_auto ? nullptr : v.name.c_str());
-  if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
+  if (!force_for_row(env, GPUOPT_OP_SEGMENTED_SORT, v, r)) return;
   gpuopt_segmented_sort_desc_t d{};
   d.struct_size = sizeof d;
   d.key_type = GPUOPT_DTYPE_I32;
@@ -82,11 +81,18 @@ void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layo
         gpuopt_segmented_sort(env.ctx, env.stream, &d, in, out, nullptr, nullptr, ws, ws_bytes));
   };
   CUDA_CHECK(cudaMemsetAsync(out, 0xA5, static_cast<std::size_t>(l.items) * 4, env.cu));
-  call();
+  try {
+    call();
+  } catch (const BenchError& e) {
+    // A forced network that does not take this layout (offsets, sizes over its limit): the row
+    // is skipped, not failed; anything else is a failure.
+    if (e.status() != GPUOPT_ERROR_UNSUPPORTED || v.is_vendor || v.is_auto) throw;
+    r->skipped = true;
+    r->error = std::string("skipped: ") + e.what();
+    return;
+  }
   CUDA_CHECK(cudaStreamSynchronize(env.cu));
-  const char* ran = nullptr;
-  GPUOPT_CHECK(gpuopt_last_variant(env.ctx, GPUOPT_OP_SEGMENTED_SORT, &ran));
-  if (v.is_auto) r->ran_variant = ran ? ran : "";
+  confirm_ran(env, GPUOPT_OP_SEGMENTED_SORT, v, r);
   check_rows(env, g, l, seed, out, r);
   TimerConfig tc = env.timer;
   if (v.is_vendor) {  // cub takes hundreds of ms on these shapes
@@ -211,7 +217,7 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
                 offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr,
                 in->device_ptr(), out->device_ptr(), ws->device_ptr(), ws_bytes, &r);
       } catch (const BenchError& e) {
-        env.record_failure(e, v.available && e.status() != GPUOPT_ERROR_UNSUPPORTED, &r);
+        env.record_failure(e, v.available, &r);
       }
     }
     env.progress.finish(progress_summary(r));
