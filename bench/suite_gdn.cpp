@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "check.hpp"
+#include "row_steps.hpp"
 #include "timer.hpp"
 
 namespace bench {
@@ -150,16 +151,9 @@ struct GdnDevice {
   std::size_t ws_bytes = 0;
 };
 
-std::string last_variant(gpuopt_context_t ctx) {
-  const char* name = nullptr;
-  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_GDN, &name));
-  return name ? name : "";
-}
-
 void measure(BenchEnv& env, const GdnGroup& g, const VariantSpec& v, const GdnHost& h, GdnDevice& d,
              Row* r) {
-  GPUOPT_CHECK(
-      gpuopt_context_set_variant(env.ctx, GPUOPT_OP_GDN, v.is_auto ? nullptr : v.name.c_str()));
+  if (!force_for_row(env, GPUOPT_OP_GDN, v, r)) return;
   const gpuopt_gdn_desc_t desc = desc_of(g);
   auto* x = static_cast<const float*>(d.x->device_ptr());
   auto* beta = static_cast<const float*>(d.beta->device_ptr());
@@ -198,15 +192,8 @@ void measure(BenchEnv& env, const GdnGroup& g, const VariantSpec& v, const GdnHo
   r->bad_elements = bad;
   r->correct = bad == 0;
   if (bad) r->mismatch = std::to_string(bad) + " elements beyond tol * scale";
-  const std::string ran = last_variant(env.ctx);
-  if (v.is_auto) r->ran_variant = ran;
-  Timing t = time_on_stream(
-      env.cu, [&](long) { call(); }, env.timer);
-  r->ms = t.median_ms;
-  r->ms_min = t.min_ms;
-  r->ms_max = t.max_ms;
-  r->repeats = t.repeats;
-  r->inner = t.inner;
+  confirm_ran(env, GPUOPT_OP_GDN, v, r);
+  time_into_row(env, call, r);
 }
 
 const Row* find(const Results& res, const GdnGroup& g, const std::string& variant) {

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "check.hpp"
+#include "row_steps.hpp"
 #include "stencil_fill.hpp"
 
 namespace bench {
@@ -100,43 +101,22 @@ void verify(const StencilGroup& g, const std::vector<double>& c, std::uint64_t s
   r->correct = bad == 0;
 }
 
-std::string last_variant(gpuopt_context_t ctx) {
-  const char* name = nullptr;
-  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_STENCIL, &name));
-  return name ? name : "";
-}
-
 void measure(BenchEnv& env, const StencilGroup& g, const VariantSpec& v, const DeviceBuffer& in,
              const DeviceBuffer& out, std::uint64_t seed, Row* r) {
-  const gpuopt_status_t st =
-      gpuopt_context_set_variant(env.ctx, GPUOPT_OP_STENCIL, v.is_auto ? nullptr : v.name.c_str());
-  if (st != GPUOPT_SUCCESS) {
-    if (!v.available && st == GPUOPT_ERROR_UNSUPPORTED) {
-      r->skipped = true;
-      r->error = "skipped: " + gpuopt_describe(st);
-      return;
-    }
-    throw BenchError(st, gpuopt_describe(st) + " [gpuopt_context_set_variant(" + v.name + ")]");
-  }
+  if (!force_for_row(env, GPUOPT_OP_STENCIL, v, r)) return;
   const std::vector<double> c = coeffs_of(g);
   const gpuopt_stencil_desc_t d = desc_of(g, c);
   CUDA_CHECK(cudaMemsetAsync(out.device_ptr(), 0xff, out.bytes(), env.cu));  // NaN poison
   GPUOPT_CHECK(gpuopt_stencil(env.ctx, env.stream, &d, in.device_ptr(), out.device_ptr()));
   const auto* host = static_cast<const float*>(env.copy_back(out, 0, out.bytes()));
   verify(g, c, seed, host, r);
-  const std::string ran = last_variant(env.ctx);
-  if (v.is_auto) r->ran_variant = ran;
-  Timing t = time_on_stream(
-      env.cu,
-      [&](long) {
+  confirm_ran(env, GPUOPT_OP_STENCIL, v, r);
+  time_into_row(
+      env,
+      [&] {
         GPUOPT_CHECK(gpuopt_stencil(env.ctx, env.stream, &d, in.device_ptr(), out.device_ptr()));
       },
-      env.timer);
-  r->ms = t.median_ms;
-  r->ms_min = t.min_ms;
-  r->ms_max = t.max_ms;
-  r->repeats = t.repeats;
-  r->inner = t.inner;
+      r);
   const double cells = static_cast<double>(g.nx) * g.ny * g.nz;
   r->note = fmt("%.0f MCells/s", cells / (r->ms * 1e-3) / 1e6);
 }
