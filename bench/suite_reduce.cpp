@@ -13,6 +13,7 @@
 
 #include "check.hpp"
 #include "reduce_data.hpp"
+#include "row_steps.hpp"
 
 namespace bench {
 namespace {
@@ -219,25 +220,9 @@ gpuopt_reduce_desc_t make_desc(const ReduceGroup& g) {
   return d;
 }
 
-std::string last_variant(gpuopt_context_t ctx) {
-  const char* name = nullptr;
-  GPUOPT_CHECK(gpuopt_last_variant(ctx, GPUOPT_OP_REDUCE, &name));
-  return name ? name : "";
-}
-
 void measure(BenchEnv& env, const ReduceGroup& g, const VariantSpec& v, const void* in, void* out,
              const std::vector<Ref>& refs, Row* r) {
-  const gpuopt_status_t st =
-      gpuopt_context_set_variant(env.ctx, GPUOPT_OP_REDUCE, v.is_auto ? nullptr : v.name.c_str());
-  if (st != GPUOPT_SUCCESS) {
-    const std::string why = gpuopt_describe(st);
-    if (!v.available && st == GPUOPT_ERROR_UNSUPPORTED) {
-      r->skipped = true;
-      r->error = "skipped: " + why;
-      return;
-    }
-    throw BenchError(st, why + " [gpuopt_context_set_variant(" + v.name + ")]");
-  }
+  if (!force_for_row(env, GPUOPT_OP_REDUCE, v, r)) return;
   const gpuopt_reduce_desc_t d = make_desc(g);
   const std::size_t result_bytes = static_cast<std::size_t>(results_of(g)) * out_bytes(g);
   CUDA_CHECK(cudaMemsetAsync(out, 0xA5, result_bytes, env.cu));
@@ -246,21 +231,9 @@ void measure(BenchEnv& env, const ReduceGroup& g, const VariantSpec& v, const vo
   CUDA_CHECK(cudaMemcpyAsync(got.data(), out, result_bytes, cudaMemcpyDeviceToHost, env.cu));
   CUDA_CHECK(cudaStreamSynchronize(env.cu));
   verdict(g, v.name, got.data(), refs, r);
-  const std::string ran = last_variant(env.ctx);
-  if (v.is_auto) {
-    r->ran_variant = ran;
-  } else if (ran != v.name) {
-    throw BenchError(GPUOPT_ERROR_INTERNAL,
-                     "forced variant " + v.name + " but gpuopt_last_variant reports '" + ran + "'");
-  }
-  const Timing t = time_on_stream(
-      env.cu, [&](long) { GPUOPT_CHECK(gpuopt_reduce(env.ctx, env.stream, &d, in, out)); },
-      env.timer);
-  r->ms = t.median_ms;
-  r->ms_min = t.min_ms;
-  r->ms_max = t.max_ms;
-  r->repeats = t.repeats;
-  r->inner = t.inner;
+  confirm_ran(env, GPUOPT_OP_REDUCE, v, r);
+  time_into_row(
+      env, [&] { GPUOPT_CHECK(gpuopt_reduce(env.ctx, env.stream, &d, in, out)); }, r);
 }
 
 constexpr const char* kCubI32 = "cub(i32->i32)";
