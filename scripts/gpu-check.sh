@@ -11,6 +11,7 @@
 #   OUT=DIR               where logs go (default ./gpu-check-out); at most 8 files are written
 #   GPUOPT_ARCHS=LIST     GPUOPT_CUDA_ARCHITECTURES (default 90a: H100/H200)
 #   BUILD_DIR=DIR         build tree (default build-gpu)
+#   SKIP_BUILD=1          use BUILD_DIR as it is (a second call on a machine that built it)
 #   SKIP_BENCH=1          skip gpuopt-bench
 #   SKIP_SANITIZER=1      skip compute-sanitizer
 #   SKIP_TESTS=1          skip the ctest runs (e.g. a second call that only sanitizes)
@@ -36,7 +37,9 @@
 #                         (small problems: SAN_SMEM_FILTER), initcheck over the op tests
 #                         (SAN_OPS_FILTER); each tool's error count goes to the summary
 #                         printed at the end (and the end of gpu.log). Each tool gets
-#                         SANITIZER_TIMEOUT_FULL seconds (default 900).
+#                         SANITIZER_TIMEOUT_FULL seconds (default 900), split into SAN_JOBS
+#                         gtest shards run side by side (default 6). SAN_FULL_TOOLS picks
+#                         some of the four (e.g. "racecheck synccheck" for a second call).
 #
 # Files in $OUT (at most 8 come back from the GPU machine): build.log (configure, build, unit
 # tests) gpu.log (GPU tests, then the compute-sanitizer runs; with --sanitize their error counts
@@ -72,6 +75,8 @@ SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT:-300}"
 [ "$SANITIZE_FULL" -eq 1 ] && SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT_FULL:-900}"  # per tool
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-300}"
 SANITIZER_TOOLS="${SANITIZER_TOOLS:-memcheck}"
+SAN_JOBS="${SAN_JOBS:-6}"
+SAN_FULL_TOOLS="${SAN_FULL_TOOLS:-memcheck racecheck synccheck initcheck}"
 # The CUDA toolkit may be installed without being on PATH.
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -134,7 +139,14 @@ echo "gpu-check: $ROOT -> $OUT (archs $ARCHS, $JOBS jobs)"
 
 # --- build -------------------------------------------------------------------------------
 BUILT=0
-if step configure "$OUT/build.log" cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+if [ "${SKIP_BUILD:-0}" = 1 ]; then
+  if [ -d "$BUILD_DIR" ]; then
+    record build "skipped (SKIP_BUILD=1: $BUILD_DIR as it is)" 0
+    BUILT=1
+  else
+    record build "FAIL (SKIP_BUILD=1 but no $BUILD_DIR)" 0
+  fi
+elif step configure "$OUT/build.log" cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DGPUOPT_CUDA_ARCHITECTURES=$ARCHS" -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_TESTS=ON \
   -DGPUOPT_BUILD_BENCH=ON ${CMAKE_ARGS:-}; then
   step build "$OUT/build.log" cmake --build "$BUILD_DIR" -j "$JOBS" && BUILT=1
@@ -170,8 +182,35 @@ SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants*:AxpyBadInput.*:GemmVariants.*:Ge
 # Outside $OUT (at most 8 files come back): printed with the summary table at the end.
 SAN_SUMMARY="${TMPDIR:-/tmp}/gpuopt-sanitizer-summary.$$"
 
+# san_sharded TOOL FILTER EXTRA...: one compute-sanitizer tool over the GPU tests matching FILTER,
+# split into SAN_JOBS gtest shards (GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX) run side by side: the
+# tools' cost is mostly host-side instrumentation, so shards overlap on one GPU. Each shard logs
+# to its own file, appended to gpu.log in shard order; the exit status is the worst shard's (124
+# when one timed out).
+san_sharded() {
+  local tool="$1" filter="$2" dir="${TMPDIR:-/tmp}/gpuopt-san.$$" i rc worst=0
+  shift 2
+  mkdir -p "$dir"
+  local pids=()
+  for ((i = 0; i < SAN_JOBS; ++i)); do
+    GTEST_TOTAL_SHARDS="$SAN_JOBS" GTEST_SHARD_INDEX="$i" timeout "$SANITIZER_TIMEOUT" \
+      "$SAN" --tool "$tool" "$@" --report-api-errors no --error-exitcode 1 \
+      "$GPU_TESTS" --gtest_filter="$filter" >"$dir/$tool.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < SAN_JOBS; ++i)); do
+    wait "${pids[$i]}"
+    rc=$?
+    echo "-- shard $i of $SAN_JOBS: exit $rc"
+    cat "$dir/$tool.$i.log"
+    if [ "$rc" -eq 124 ] || { [ "$rc" -ne 0 ] && [ "$worst" -ne 124 ]; }; then worst=$rc; fi
+  done
+  rm -rf "$dir"
+  return "$worst"
+}
+
 # sanitize_full: the four tools; "ERROR SUMMARY: N errors" (racecheck: "RACECHECK SUMMARY: ...
-# (N errors, M warnings)") of each run summed per tool.
+# (N errors, M warnings)") of each run summed per tool, and the GPU tests each shard ran.
 sanitize_full() {
   local summary="$SAN_SUMMARY" plan tool filter extra log n tests
   : >"$summary"
@@ -179,30 +218,34 @@ sanitize_full() {
     "synccheck|$SAN_SMEM_FILTER" "initcheck|$SAN_OPS_FILTER"; do
     tool="${plan%%|*}"
     filter="${plan#*|}"
+    case " $SAN_FULL_TOOLS " in
+      *" $tool "*) ;;
+      *) continue ;;
+    esac
     extra=()
     case "$tool" in
       memcheck) extra=(--leak-check full) ;;
       racecheck) extra=(--racecheck-report all) ;;
     esac
     log="$OUT/gpu.log"
-    echo "== compute-sanitizer --tool $tool --gtest_filter=$filter" >>"$log"
+    echo "== compute-sanitizer --tool $tool --gtest_filter=$filter ($SAN_JOBS shards)" >>"$log"
     local before
     before="$(wc -l <"$log")"
-    step "sanitizer $tool" "$log" timeout "$SANITIZER_TIMEOUT" \
-      "$SAN" --tool "$tool" ${extra[@]+"${extra[@]}"} --report-api-errors no --error-exitcode 1 \
-      "$GPU_TESTS" --gtest_filter="$filter"
+    step "sanitizer $tool" "$log" san_sharded "$tool" "$filter" ${extra[@]+"${extra[@]}"}
     local rc=$?
     n="$(tail -n +"$((before + 1))" "$log" | sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
       -e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' |
       awk '{ s += $1 } END { print s + 0 }')"
-    tests="$(tail -n +"$((before + 1))" "$log" | sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' | tail -n 1)"
+    tests="$(tail -n +"$((before + 1))" "$log" |
+      sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' |
+      awk '{ s += $1 } END { print s + 0 }')"
     local note=""
-    [ "$rc" -eq 124 ] && note=" INCOMPLETE: timed out after ${SANITIZER_TIMEOUT}s"
-    echo "$tool: ${tests:-?} GPU tests, $n errors$note (exit $rc, filter $filter)" | tee -a "$summary"
+    [ "$rc" -eq 124 ] && note=" INCOMPLETE: a shard timed out after ${SANITIZER_TIMEOUT}s"
+    echo "$tool: $tests GPU tests, $n errors$note (exit $rc, filter $filter)" | tee -a "$summary"
   done
   # The fault-trap executable: memcheck must report the trap itself and nothing else.
   local trap_exe="$BUILD_DIR/tests/gpu/gpuopt_fault_trap"
-  if [ -x "$trap_exe" ]; then
+  if [ -x "$trap_exe" ] && [[ " $SAN_FULL_TOOLS " == *" memcheck "* ]]; then
     echo "== compute-sanitizer --tool memcheck $trap_exe (expects the trap)" >>"$OUT/gpu.log"
     timeout "$SANITIZER_TIMEOUT" "$SAN" --tool memcheck --report-api-errors no "$trap_exe" \
       >>"$OUT/gpu.log" 2>&1
