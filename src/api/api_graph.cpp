@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "runtime/error.hpp"
+#include "runtime/free_gate.hpp"
 #include "runtime/graph.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
@@ -32,8 +33,12 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_begin(gpuopt_context_t ctx, gpuopt_strea
     if (cap != cudaStreamCaptureStatusNone)
       return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
                   "the CUDA stream is already being captured by its owner");
-    GPUOPT_TRY_CUDA(cudaStreamBeginCapture(stream->stream, cudaStreamCaptureModeThreadLocal), fn,
-                    "cudaStreamBeginCapture");
+    // Under the free gate: no gpuopt free runs while this capture is open (free_gate.hpp).
+    GPUOPT_TRY(gpuopt::gate_begin_capture([&]() -> gpuopt_status_t {
+      GPUOPT_TRY_CUDA(cudaStreamBeginCapture(stream->stream, cudaStreamCaptureModeThreadLocal), fn,
+                      "cudaStreamBeginCapture");
+      return GPUOPT_SUCCESS;
+    }));
     stream->capturing = true;
     ++gpuopt::thread_capture_depth();
     return GPUOPT_SUCCESS;

@@ -5,6 +5,7 @@
 #include "runtime/deviceless.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
+#include "runtime/free_gate.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
 
@@ -155,22 +156,28 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
     if (b.kind != GPUOPT_MEMORY_EXTERNAL) deviceless_free(b.host_ptr ? b.host_ptr : b.device_ptr);
     return GPUOPT_SUCCESS;
   }
-  switch (b.kind) {
-    case GPUOPT_MEMORY_DEVICE:
-      GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
-      break;
-    case GPUOPT_MEMORY_PINNED_HOST:
-    case GPUOPT_MEMORY_MAPPED:
-      GPUOPT_TRY_CUDA(cudaFreeHost(b.host_ptr), fn, "cudaFreeHost");
-      break;
-    case GPUOPT_MEMORY_COMPRESSIBLE:
-      if (b.compressed) remove_compressible_range(*b.ctx, b.device_ptr);
-      GPUOPT_TRY(vmm_free(fn, b));
-      break;
-    case GPUOPT_MEMORY_EXTERNAL:
-      break;
-  }
-  return GPUOPT_SUCCESS;
+  if (b.kind == GPUOPT_MEMORY_EXTERNAL) return GPUOPT_SUCCESS;
+  if (b.kind == GPUOPT_MEMORY_COMPRESSIBLE && b.compressed)
+    remove_compressible_range(*b.ctx, b.device_ptr);
+  // Each of these frees synchronizes the device: through the free gate (deferred while one of
+  // gpuopt's graph captures is open). The copy of b outlives the handle.
+  return gate_free(b.ctx->device, [fn, b]() mutable -> gpuopt_status_t {
+    switch (b.kind) {
+      case GPUOPT_MEMORY_DEVICE:
+        GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
+        break;
+      case GPUOPT_MEMORY_PINNED_HOST:
+      case GPUOPT_MEMORY_MAPPED:
+        GPUOPT_TRY_CUDA(cudaFreeHost(b.host_ptr), fn, "cudaFreeHost");
+        break;
+      case GPUOPT_MEMORY_COMPRESSIBLE:
+        GPUOPT_TRY(vmm_free(fn, b));
+        break;
+      case GPUOPT_MEMORY_EXTERNAL:
+        break;
+    }
+    return GPUOPT_SUCCESS;
+  });
 }
 
 }  // namespace gpuopt

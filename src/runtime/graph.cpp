@@ -1,6 +1,7 @@
 #include "runtime/graph.hpp"
 
 #include "runtime/error.hpp"
+#include "runtime/free_gate.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/stream.hpp"
 
@@ -18,6 +19,7 @@ gpuopt_status_t graph_end_capture(const char* fn, Stream& s, cudaGraph_t* graph)
   cudaError_t err = cudaStreamEndCapture(s.stream, graph);
   s.capturing = false;
   if (thread_capture_depth() > 0) --thread_capture_depth();
+  gate_capture_ended();  // the last open capture runs the frees deferred during it
   if (err != cudaSuccess) {
     *graph = nullptr;
     return fail_cuda(err, fn,

@@ -4,6 +4,7 @@
 
 #include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
+#include "runtime/free_gate.hpp"
 #include "runtime/handles.hpp"
 
 namespace gpuopt {
@@ -98,15 +99,22 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
 }
 
 void stream_close(Stream* s) {
-  if (s->blas) cublasDestroy(s->blas);
-  if (s->blas_workspace || s->op_workspace) {
-    cudaStreamSynchronize(s->stream);  // the workspaces may still be in use by enqueued work
+  // Now: wait for the work that may still use the workspaces, detach cuBLAS from the CUDA stream
+  // (a borrowed one may be destroyed by its owner as soon as this returns), destroy an owned one.
+  if (s->blas_workspace || s->op_workspace) cudaStreamSynchronize(s->stream);
+  if (s->blas) cublasSetStream(s->blas, nullptr);
+  if (s->owned && s->stream) cudaStreamDestroy(s->stream);
+  s->stream = nullptr;
+  if (!deviceless_active()) cudaGetLastError();
+  // cublasDestroy and cudaFree synchronize the device: through the free gate (free_gate.hpp).
+  gate_free(s->ctx ? s->ctx->device : 0, [s]() -> gpuopt_status_t {
+    if (s->blas) cublasDestroy(s->blas);
     if (s->blas_workspace) cudaFree(s->blas_workspace);
     if (s->op_workspace) cudaFree(s->op_workspace);
-  }
-  if (s->owned && s->stream) cudaStreamDestroy(s->stream);
-  if (!deviceless_active()) cudaGetLastError();
-  delete s;
+    if (!deviceless_active()) cudaGetLastError();
+    delete s;
+    return GPUOPT_SUCCESS;
+  });
 }
 
 }  // namespace gpuopt

@@ -24,11 +24,12 @@
 
 namespace {
 
-// Device scratch owned by one thread: three arrays of kScratchBytes, reused by every op.
+// Device scratch owned by one thread: three gpuopt buffers of kScratchBytes, reused by every op.
 constexpr std::size_t kScratchBytes = std::size_t{1} << 22;
 
 struct Scratch {
   void* d[3] = {};
+  gpuopt_buffer_t buf[3] = {};  // gpuopt device buffers behind d
   cudaStream_t stream = nullptr;
   gpuopt_context_t ctx = nullptr;
   gpuopt_stream_t s = nullptr;
@@ -320,10 +321,11 @@ const NamedOp kOps[] = {
 };
 constexpr int kOpCount = sizeof kOps / sizeof kOps[0];
 
-// All threads set up (streams, scratch) before any runs work and tear down after all finished:
-// freeing device memory (cudaFree, hence gpuopt_buffer_destroy and gpuopt_stream_destroy)
-// synchronizes the whole device and invalidates a graph capture another thread has open
-// (docs/threading.md; the first stress run on the H200 hit it 3 times in 849 captures).
+// All threads set up (streams, scratch) before any runs work; each tears down as soon as it is
+// done, while others still capture graphs: its frees (gpuopt_buffer_destroy,
+// gpuopt_stream_destroy) go through gpuopt's free gate, which defers them past open captures
+// (docs/threading.md; before the gate, the first stress run on the H200 saw 3 of 849 captures
+// invalidated by such frees).
 class Barrier {
  public:
   explicit Barrier(int n) : n_(n) {}
@@ -363,8 +365,12 @@ void worker(gpuopt_context_t ctx, std::uint64_t seed, int calls, Totals& totals,
     void* native = nullptr;
     gpuopt_stream_native(s.s, &native);
     s.stream = static_cast<cudaStream_t>(native);
-    for (auto& p : s.d)
-      if (cudaMalloc(&p, kScratchBytes) != cudaSuccess) error = "cudaMalloc of the scratch failed";
+    for (int i = 0; i < 3 && error.empty(); ++i) {
+      if (gpuopt_buffer_create(ctx, kScratchBytes, GPUOPT_MEMORY_DEVICE, &s.buf[i]) !=
+              GPUOPT_SUCCESS ||
+          gpuopt_buffer_device_pointer(s.buf[i], &s.d[i]) != GPUOPT_SUCCESS)
+        error = status_text("gpuopt_buffer_create of the scratch");
+    }
   }
   phase.arrive_and_wait();  // every thread set up
   for (int i = 0; i < calls && error.empty(); ++i) {
@@ -377,9 +383,10 @@ void worker(gpuopt_context_t ctx, std::uint64_t seed, int calls, Totals& totals,
       error = e;
     }
   }
-  phase.arrive_and_wait();  // every thread done: frees no longer meet a capture
-  for (auto& p : s.d)
-    if (p) cudaFree(p);
+  // No barrier: these frees meet other threads' open captures, and must not invalidate them.
+  for (gpuopt_buffer_t b : s.buf)
+    if (b && gpuopt_buffer_destroy(b) != GPUOPT_SUCCESS && error.empty())
+      error = status_text("gpuopt_buffer_destroy");
   if (s.s && gpuopt_stream_destroy(s.s) != GPUOPT_SUCCESS && error.empty())
     error = status_text("gpuopt_stream_destroy");
 }
