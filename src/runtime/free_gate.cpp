@@ -33,10 +33,9 @@ void drain(Gate& g) {
   int current = -1;
   const bool restore = cudaGetDevice(&current) == cudaSuccess;
   for (Queued& q : g.queued) {
-    if (cudaSetDevice(q.device) != cudaSuccess || q.release() != GPUOPT_SUCCESS) {
-      cudaGetLastError();
+    if (cudaSetDevice(q.device) != cudaSuccess) cudaGetLastError();  // the release then says why
+    if (q.release() != GPUOPT_SUCCESS)
       log(LogLevel::info, "a free deferred past a graph capture failed on device %d", q.device);
-    }
   }
   log(LogLevel::debug, "%zu free(s) deferred past graph captures ran", g.queued.size());
   g.queued.clear();
