@@ -499,8 +499,8 @@ class ReduceCase {
     const long double eps_out = f64_out ? 0x1p-53L : 0x1p-24L;
     const long double chain = static_cast<long double>((e - b + 255) / 256 + 64);
     const long double partials = (t == GPUOPT_DTYPE_F32 && !cub_f32) ? 16 * 0x1p-24L : 0.0L;
-    const long double tol = (chain * eps_acc + partials) * r.abs_sum +
-                            eps_out * std::fabs(r.value) + 1e-300L;
+    const long double tol =
+        (chain * eps_acc + partials) * r.abs_sum + eps_out * std::fabs(r.value) + 1e-300L;
     if (std::isfinite(got) && std::fabs(got - r.value) <= tol) return true;
     os << "got " << static_cast<double>(got) << ", expected " << static_cast<double>(r.value)
        << " within " << static_cast<double>(tol);

@@ -78,8 +78,15 @@ ReducePlan reduce_plan(const ReduceProblem& p) {
   const std::int64_t segs = p.num_segments < 1 ? 1 : p.num_segments;
   const std::int64_t elem = static_cast<std::int64_t>(reduce_in_size(p.in_type));
   // len * elem cannot overflow: the API checked n * elem against the address space.
-  const std::int64_t by_size = ceil_div64(len * (elem ? elem : 1), kReduceMinPieceBytes);
-  const std::int64_t by_blocks = ceil_div64(kReduceTargetBlocks, segs);
+  const std::int64_t bytes = len * (elem ? elem : 1);
+  const std::int64_t by_size = ceil_div64(bytes, kReduceMinPieceBytes);
+  // One segment: pieces of kReduceArrayPieceBytes, between kReduceTargetBlocks / 2 and
+  // kReduceTargetBlocks of them (H200: fewer, longer pieces won up to 1 GiB, 2048 at 2 GiB);
+  // several: kReduceTargetBlocks blocks spread over the segments.
+  const std::int64_t by_blocks = segs == 1
+                                     ? std::clamp(ceil_div64(bytes, kReduceArrayPieceBytes),
+                                                  kReduceTargetBlocks / 2, kReduceTargetBlocks)
+                                     : ceil_div64(kReduceTargetBlocks, segs);
   plan.splits = std::clamp<std::int64_t>(std::min(by_size, by_blocks), 1, kReduceMaxSplits);
   return plan;
 }
