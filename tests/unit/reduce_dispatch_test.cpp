@@ -255,7 +255,7 @@ TEST(ReducePlan, ClusterShapes) {
   const gpuopt::ClusterPlan w = gpuopt::reduce_cluster_plan(
       whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28));
   EXPECT_EQ(w.cluster, 8);
-  EXPECT_EQ(w.clusters_per_segment, 128);
+  EXPECT_EQ(w.clusters_per_segment, 256);  // 2048 CTAs (warp_shuffle_vec: 1024 pieces)
   const gpuopt::ClusterPlan r =
       gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 256, 1 << 16, 1 << 16));
   EXPECT_EQ(r.cluster, 8);

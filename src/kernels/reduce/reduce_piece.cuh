@@ -42,10 +42,11 @@ __device__ __forceinline__ void segment_bounds(const SegArgs& a, long long s, lo
 // Thread t visits vectors t, t + kThreads, ... in order, kUnroll loads in flight, vector slot u
 // of each round into accumulator u. Indices given to make() are relative to b. Returns this
 // thread's partial.
-// Where Tr::Lane is not Tr::Acc (f32 SUM), element l of slot u goes into its own lane partial
-// part[u][l] instead (kUnroll x W independent FADD chains), and every kLaneRounds rounds, and at
-// the end, the partials are widened and added into acc[u] in (u, l) order: a partial holds at
-// most kLaneRounds - 1 + kUnroll - 1 elements.
+// Where Tr::Lane is not Tr::Acc (f32 SUM) and kLaneRounds > 0, element l of slot u goes into its
+// own lane partial part[u][l] instead (kUnroll x W independent FADD chains), and every
+// kLaneRounds rounds, and at the end, the partials are widened and added into acc[u] in (u, l)
+// order: a partial holds at most kLaneRounds - 1 + kUnroll - 1 elements. kLaneRounds = 0: every
+// element straight into its accumulator.
 template <class Tr, int kThreads, int kUnroll, int kLaneRounds = kReduceLaneRounds>
 __device__ __forceinline__ typename Tr::Acc reduce_piece(const typename Tr::In* in, long long b,
                                                          long long e, long long k,
@@ -54,7 +55,7 @@ __device__ __forceinline__ typename Tr::Acc reduce_piece(const typename Tr::In* 
   using Acc = typename Tr::Acc;
   using Lane = typename Tr::Lane;
   constexpr int W = Vec16<T>::kWidth;
-  constexpr bool kLanes = !std::is_same<Lane, Acc>::value;
+  constexpr bool kLanes = !std::is_same<Lane, Acc>::value && kLaneRounds > 0;
   const long long len = e - b;
   const auto addr = reinterpret_cast<std::uintptr_t>(in + b);
   const long long mis = static_cast<long long>((addr % 16) / sizeof(T));
