@@ -9,7 +9,7 @@
 // floating sums in long double, accepted within (chain + 64) * eps(accumulator) * sum |x| plus the
 // output rounding, chain = ceil(len / 256), a bound on the longest sequential chain of additions
 // any variant (or CUB) makes over a segment of len elements; own f32 sums add 16 * 2^-24 * sum |x|
-// for the vector rungs' f32 partial sums (at most 10 elements each, widened to f64).
+// for warp_shuffle_vec's f32 partial sums (at most 10 elements each, widened to f64).
 #pragma once
 #include <gtest/gtest.h>
 
