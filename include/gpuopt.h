@@ -514,9 +514,11 @@ typedef struct gpuopt_reduce_desc_t {
  * | MIN, MAX       | i32 | i64 | u32 | f32 | f64 | f32  | f32 |
  * | ARGMIN, ARGMAX | i64 | i64 | i64 | i64 | i64 | i64  | i64 |
  * - Integer sums are exact: i32 widens to i64, u32 to u64; i64 sums wrap modulo 2^64.
- * - f32 sums accumulate in f64 and are rounded to f32 once; f64 sums in f64; bf16 and f16 sums
- *   in f32. Error bound: about (number of elements) * eps(accumulator) * sum |x|. The `cub`
- *   variant accumulates f32 sums in f32, as cub::DeviceReduce::Sum does.
+ * - f32 sums: each thread adds its elements in f32 partial sums of at most 10 elements, which
+ *   are accumulated in f64 and rounded to f32 once (the textbook and `sm90_cluster` rungs
+ *   widen every element); f64 sums in f64; bf16 and f16 sums in f32. Error bound: about
+ *   (number of elements) * eps(accumulator) * sum |x|, plus 10 * 2^-24 * sum |x| for f32. The
+ *   `cub` variant accumulates f32 sums in f32, as cub::DeviceReduce::Sum does.
  * - ARGMIN/ARGMAX give the index within the segment (0-based) of the first occurrence.
  * - Empty segments (n = 0, or equal offsets) give the identity: 0 for SUM; for MIN the largest
  *   value (+inf, INT32_MAX, INT64_MAX, UINT32_MAX), for MAX the smallest (-inf, INT32_MIN,

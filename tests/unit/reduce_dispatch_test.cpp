@@ -200,8 +200,18 @@ TEST(ReducePlan, WholeArraySplitsByBytesUpTo2048Pieces) {
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 4096)).splits, 1);
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 4097)).splits, 2);
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 1 << 20)).splits, 256);
+  // Large arrays: 1 MiB pieces, 1024 to 2048 of them.
+  EXPECT_EQ(
+      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_I32, std::int64_t{1} << 26)).splits,
+      1024);
   EXPECT_EQ(
       gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_I32, std::int64_t{1} << 28)).splits,
+      1024);
+  EXPECT_EQ(
+      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F64, std::int64_t{1} << 28)).splits,
+      2048);
+  EXPECT_EQ(
+      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 34)).splits,
       2048);
   EXPECT_FALSE(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 7)).warp_per_segment)
       << "one short array is one block";
@@ -245,7 +255,7 @@ TEST(ReducePlan, ClusterShapes) {
   const gpuopt::ClusterPlan w = gpuopt::reduce_cluster_plan(
       whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28));
   EXPECT_EQ(w.cluster, 8);
-  EXPECT_EQ(w.clusters_per_segment, 256);
+  EXPECT_EQ(w.clusters_per_segment, 256);  // 2048 CTAs (warp_shuffle_vec: 1024 pieces)
   const gpuopt::ClusterPlan r =
       gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 256, 1 << 16, 1 << 16));
   EXPECT_EQ(r.cluster, 8);

@@ -60,11 +60,13 @@ struct ReducePlan {
 };
 
 // Tuning constants of the plan (see docs/notes/reduce.md).
-constexpr int kReduceThreads = 256;                      // block size of the vector rungs
-constexpr int kReduceUnroll = 4;                         // 16-byte loads in flight per thread
-constexpr std::int64_t kReduceTargetBlocks = 2048;       // about 2 waves on an H100/H200
-constexpr std::int64_t kReduceMinPieceBytes = 16 << 10;  // one iteration of a block
-constexpr std::int64_t kReduceWarpMaxLen = 512;          // warp per segment up to this
+constexpr int kReduceThreads = 256;   // block size of the vector rungs
+constexpr int kReduceUnroll = 4;      // 16-byte loads in flight per thread
+constexpr int kReduceLaneRounds = 8;  // f32 SUM: rounds between widenings of the f32 partials
+constexpr std::int64_t kReduceTargetBlocks = 2048;        // ~4 waves of 528 blocks on an H200
+constexpr std::int64_t kReduceMinPieceBytes = 16 << 10;   // one iteration of a block
+constexpr std::int64_t kReduceArrayPieceBytes = 1 << 20;  // one segment: piece size aimed at
+constexpr std::int64_t kReduceWarpMaxLen = 512;           // warp per segment up to this
 constexpr std::int64_t kReduceMaxSplits = 2048;
 
 ReducePlan reduce_plan(const ReduceProblem& p);

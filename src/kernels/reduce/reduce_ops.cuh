@@ -135,7 +135,10 @@ struct ArgAcc {
 };
 constexpr long long kNoIndex = 9223372036854775807LL;
 
-// Types of SUM: accumulator and result per input type.
+// Types of SUM: accumulator and result per input type; `lane` is the type of the short per-thread
+// partial sums the vector rungs keep before the accumulator (reduce_piece): the accumulator
+// itself except for f32, whose partials of a few elements are added in f32 and each widened to
+// f64 once (one FADD per element instead of a convert and a DADD).
 template <class T>
 struct SumTypes;
 template <>
@@ -157,6 +160,7 @@ template <>
 struct SumTypes<float> {
   using acc = double;  // f32 sums accumulate in f64, rounded once at the end
   using out = float;
+  using lane = float;  // partials of at most kReduceLaneRounds + kReduceUnroll - 2 elements
 };
 template <>
 struct SumTypes<double> {
@@ -177,16 +181,28 @@ struct SumTypes<__half> {
 template <Op O, class T>
 struct Traits;
 
+// The lane type of SumTypes<T>: the accumulator unless SumTypes<T> names another.
+template <class T, class = void>
+struct SumLane {
+  using type = typename SumTypes<T>::acc;
+};
+template <class T>
+struct SumLane<T, std::void_t<typename SumTypes<T>::lane>> {
+  using type = typename SumTypes<T>::lane;
+};
+
 template <class T>
 struct Traits<Op::sum, T> {
   using In = T;
   using Acc = typename SumTypes<T>::acc;
   using Out = typename SumTypes<T>::out;
+  using Lane = typename SumLane<T>::type;  // Acc: no lane partials
   static __device__ __forceinline__ Acc identity() { return Acc(0); }
   // Integers convert modulo 2^64 (sign-extending signed inputs).
   static __device__ __forceinline__ Acc make(T x, long long) { return static_cast<Acc>(widen(x)); }
   static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
   static __device__ __forceinline__ Out finish(Acc a) { return static_cast<Out>(a); }
+  static __device__ __forceinline__ Lane to_lane(T x) { return static_cast<Lane>(widen(x)); }
 };
 
 template <class T>
@@ -194,6 +210,7 @@ struct Traits<Op::min, T> {
   using In = T;
   using Acc = typename Widen<T>::type;
   using Out = Acc;
+  using Lane = Acc;
   static __device__ __forceinline__ Acc identity() { return highest<Acc>(); }
   static __device__ __forceinline__ Acc make(T x, long long) { return widen(x); }
   static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return min_of(a, b); }
@@ -205,6 +222,7 @@ struct Traits<Op::max, T> {
   using In = T;
   using Acc = typename Widen<T>::type;
   using Out = Acc;
+  using Lane = Acc;
   static __device__ __forceinline__ Acc identity() { return lowest<Acc>(); }
   static __device__ __forceinline__ Acc make(T x, long long) { return widen(x); }
   static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return max_of(a, b); }
@@ -219,6 +237,7 @@ struct ArgTraits {
   using V = typename Widen<T>::type;
   using Acc = ArgAcc<V>;
   using Out = long long;
+  using Lane = Acc;
   static __device__ __forceinline__ Acc identity() {
     return Acc{kMax ? lowest<V>() : highest<V>(), kNoIndex};
   }

@@ -5,6 +5,7 @@
 // 16 bytes and the piece count, never by the grid, so the result bits are too.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/reduce/reduce_dispatch.cuh"
 #include "kernels/reduce/reduce_ops.cuh"
@@ -41,13 +42,20 @@ __device__ __forceinline__ void segment_bounds(const SegArgs& a, long long s, lo
 // Thread t visits vectors t, t + kThreads, ... in order, kUnroll loads in flight, vector slot u
 // of each round into accumulator u. Indices given to make() are relative to b. Returns this
 // thread's partial.
-template <class Tr, int kThreads, int kUnroll>
+// Where Tr::Lane is not Tr::Acc (f32 SUM) and kLaneRounds > 0, element l of slot u goes into its
+// own lane partial part[u][l] instead (kUnroll x W independent FADD chains), and every
+// kLaneRounds rounds, and at the end, the partials are widened and added into acc[u] in (u, l)
+// order: a partial holds at most kLaneRounds - 1 + kUnroll - 1 elements. kLaneRounds = 0: every
+// element straight into its accumulator.
+template <class Tr, int kThreads, int kUnroll, int kLaneRounds = kReduceLaneRounds>
 __device__ __forceinline__ typename Tr::Acc reduce_piece(const typename Tr::In* in, long long b,
                                                          long long e, long long k,
                                                          long long pieces) {
   using T = typename Tr::In;
   using Acc = typename Tr::Acc;
+  using Lane = typename Tr::Lane;
   constexpr int W = Vec16<T>::kWidth;
+  constexpr bool kLanes = !std::is_same<Lane, Acc>::value && kLaneRounds > 0;
   const long long len = e - b;
   const auto addr = reinterpret_cast<std::uintptr_t>(in + b);
   const long long mis = static_cast<long long>((addr % 16) / sizeof(T));
@@ -63,27 +71,56 @@ __device__ __forceinline__ typename Tr::Acc reduce_piece(const typename Tr::In* 
   Acc acc[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = Tr::identity();
+  Lane part[kUnroll][kLanes ? W : 1];
+  // Widens the lane partials into the accumulators in (u, l) order and clears them.
+  auto flush = [&] {
+    if constexpr (kLanes) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+        for (int l = 0; l < W; ++l) {
+          acc[u] = Tr::combine(acc[u], static_cast<Acc>(part[u][l]));
+          part[u][l] = Lane{};
+        }
+      }
+    }
+  };
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+    for (int l = 0; l < (kLanes ? W : 1); ++l) part[u][l] = Lane{};
+  }
+  // Element l of vector x, which is in load slot u and starts at element `first`.
+  auto add = [&](int u, const Vec16<T>& x, long long first) {
+#pragma unroll
+    for (int l = 0; l < W; ++l) {
+      if constexpr (kLanes) {
+        part[u][l] += Tr::to_lane(x.v[l]);
+      } else {
+        acc[u] = Tr::combine(acc[u], Tr::make(x.v[l], first + l));
+      }
+    }
+  };
   if (k == 0 && t < head) acc[0] = Tr::combine(acc[0], Tr::make(load_stream(in + b + t), t));
   const uint4* vp = reinterpret_cast<const uint4*>(in + body);
   const long long v1 = nvec * (k + 1) / pieces;
   long long v = nvec * k / pieces + t;
+  int rounds = 0;
   for (; v + (kUnroll - 1) * kThreads < v1; v += kUnroll * kThreads) {
     Vec16<T> x[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) x[u] = load_vec_stream<T>(vp + v + u * kThreads);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const long long first = head + (v + u * kThreads) * W;
-#pragma unroll
-      for (int l = 0; l < W; ++l) acc[u] = Tr::combine(acc[u], Tr::make(x[u].v[l], first + l));
+    for (int u = 0; u < kUnroll; ++u) add(u, x[u], head + (v + u * kThreads) * W);
+    if constexpr (kLanes) {
+      if (++rounds == kLaneRounds) {
+        flush();
+        rounds = 0;
+      }
     }
   }
-  for (; v < v1; v += kThreads) {
-    const Vec16<T> x = load_vec_stream<T>(vp + v);
-    const long long first = head + v * W;
-#pragma unroll
-    for (int l = 0; l < W; ++l) acc[0] = Tr::combine(acc[0], Tr::make(x.v[l], first + l));
-  }
+  for (; v < v1; v += kThreads) add(0, load_vec_stream<T>(vp + v), head + v * W);
+  flush();
 #pragma unroll
   for (int u = 1; u < kUnroll; ++u) acc[0] = Tr::combine(acc[0], acc[u]);
   if (k == pieces - 1 && tail + t < e)

@@ -1,13 +1,16 @@
 // reduce warp_shuffle_vec: 16-byte vector loads with kReduceUnroll (4) in flight per thread, one
 // register accumulator per load slot (independent dependency chains), then warp-shuffle trees (no
 // shared-memory tree, no __syncthreads inside a warp). Each block reduces one piece of one segment;
-// a segment needing several pieces (a whole-array sum: up to 2048) combines them in a single
-// launch: every block stores its partial in the stream workspace and bumps the segment's counter,
-// and the last one reduces the partials in index order (deterministic, then resets the counter).
+// a segment needing several pieces (a whole-array sum: 1 MiB pieces, 1024 to 2048 of them)
+// combines them in a single launch: every block stores its partial in the stream workspace and
+// bumps the segment's counter, and the last one reduces the partials in index order
+// (deterministic, then resets the counter). f32 sums add each element into one of 16 f32 lane
+// partials per thread (one FADD; widened to f64 every 8 rounds), not a convert + DADD per element.
 // Short segments (<= 512 elements) get one warp each. Improves on the textbook ladder by moving 512
 // bytes per warp request and keeping 64 bytes per thread in flight, which hides HBM latency with 4
-// resident blocks per SM. Bench (H200, 2^28, GB/s read): i32 4481, f32 4487, f64 4611, min f32
-// 4498, argmax f32 4143 (1.00, 0.99, 1.01, 1.00, 1.05x cub); 8192 x 8192 f32 rows 4302 (0.98x cub).
+// resident blocks per SM. Bench (H200, git 5ca66c2, 2^28, GB/s read): i32 4518, f32 4524, f64
+// 4611, min f32 4543, argmax f32 4272 (1.008, 1.001, 1.006, 1.010, 1.085x cub); 8192 x 8192 f32
+// rows 4295 (0.98x cub).
 #include <algorithm>
 
 #include "common/launch.hpp"
