@@ -173,10 +173,11 @@ fi
 # --- compute-sanitizer -------------------------------------------------------------------
 # --sanitize: which GPU tests each tool runs. Kernels with shared memory, barriers or clusters
 # (racecheck, synccheck): every GEMM variant on one aligned 96x64x48 problem and in a graph, the
-# reduce ladder (textbook trees, warp shuffles, the sm90 cluster rung, CUB) on small layouts.
+# reduce ladder (textbook trees, warp shuffles, the sm90 cluster rung, CUB) on small layouts, every
+# stencil, transpose, GDN (both passes, both modes) and segmented-sort variant on small cases.
 # New ops append the gtest patterns of their small cases here.
 SAN_MEMCHECK_FILTER="${SAN_MEMCHECK_FILTER:-*-Faults.Exhausted*}"  # memcheck keeps its own memory
-SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay:Stencil.SanitizeSubset:Transpose.SmallLeading*:Gdn.SmallBackwardMatchesFiniteDifferences:SegmentedSort.SmallEveryVariant}"
+SAN_SMEM_FILTER="${SAN_SMEM_FILTER:-GemmVariants.EachRunsSomeTypeAndAutoRunsAll:GemmGraph.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegmentsWithEmptyAndSingleElementSegments:Reduce.MisalignedInputs:Reduce.GraphCaptureAndReplay:Stencil.SanitizeSubset:Transpose.SmallLeading*:Transpose.SmallOddSizesEveryVariantAndType:Gdn.SmallEveryVariantOddShapes:Gdn.SmallBackwardMatchesFiniteDifferences:SegmentedSort.SmallEveryVariant}"
 SAN_OPS_FILTER="${SAN_OPS_FILTER:-AxpyVariants*:AxpyBadInput.*:GemmVariants.*:GemmBadInput.*:Reduce.RowsOfAMatrix:Reduce.OffsetSegments*:Reduce.MisalignedInputs:ReduceBadInput.*:Stencil.Sanitize*:Transpose.Small*:Gdn.Small*:SegmentedSort.SmallEveryVariant:SegmentedSort.BadOffsetsAreClamped}"
 
 # Outside $OUT (at most 8 files come back): printed with the summary table at the end.
