@@ -33,9 +33,10 @@ namespace stencil_fwd {
 using stencil::i64;
 using stencil::Lanes;
 
-template <class T, int R, int VMAX>
-using ShapeFwd =
-    stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, VMAX), stencil::kFwdRowGroups>;
+// A configuration: Cfg::kParams (stencil::FwdParams) sizes the tile, the ring and the plan.
+template <class T, int R, class Cfg>
+using ShapeFwd = stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax),
+                                    Cfg::kParams.warps>;
 
 // Where one thread's outputs go: row 0 of its V rows at plane z0 (the rows follow at the output
 // pitch), which of the V rows lie inside the grid (bit mask), and how many of its W lanes (W
@@ -48,7 +49,7 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-template <class T, int V>
+template <class T, bool kCs, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
                                           const Lanes<T> (&l)[V]) {
   constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
@@ -57,7 +58,13 @@ __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGr
     if (!(st.rows >> i & 1)) continue;
     T* p = st.base + zoff + i * g.out_pitch;
     if (st.lanes > W) {
-      stencil::st_vec(p, l[i]);
+      if (kCs) {
+        typename Vec16<T>::type raw;
+        memcpy(&raw, &l[i], sizeof raw);
+        __stcs(reinterpret_cast<typename Vec16<T>::type*>(p), raw);  // evict-first in L2
+      } else {
+        stencil::st_vec(p, l[i]);
+      }
     } else {
 #pragma unroll
       for (int e = 0; e < W; ++e)
@@ -84,14 +91,14 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
       }
 }
 
-template <class T, int R, int VMAX>
-__global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
+template <class T, int R, class Cfg>
+__global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blocks_per_sm)
     stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Shape = ShapeFwd<T, R, VMAX>;
-  constexpr int V = stencil::fwd_rows_per_thread(R, VMAX);
-  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES);
+  using Shape = ShapeFwd<T, R, Cfg>;
+  constexpr int V = stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax);
+  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES, Cfg::kParams);
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = stencil::kFwdRefillLag;
@@ -158,7 +165,9 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
+      if (j >= 2 * R)
+        fwd_store<T, Cfg::kParams.stream_stores>(st, g, static_cast<i64>(j - 2 * R) * g.out_slice,
+                                                 acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
@@ -183,38 +192,37 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
 #endif
 }
 
-template <class T, int VMAX>
-gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool one_wave,
-                             const char* what) {
+template <class T, class Cfg>
+gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const char* what) {
   const StencilGrid g = stencil_grid(p);
   const StencilCoeffs<T> k = stencil_coeffs<T>(p);
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
-    using Shape = ShapeFwd<T, R, VMAX>;
+    using Shape = ShapeFwd<T, R, Cfg>;
     CUtensorMap map;
     if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
-    const int smem =
-        stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES + stencil::kAlignSlack;
-    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX>;
+    // The ring plus the align slack: the size can_implement checks.
+    const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
+    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
         p, Shape::TX, Shape::TY,
-        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count), one_wave);
+        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+        Cfg::kParams.one_wave);
     kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
         map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
   });
 }
 
-// Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave.
-template <int VMAX>
-gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, bool one_wave,
-                       const char* what) {
-  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX>(p, env, one_wave, what)
-                                     : launch_typed<float, VMAX>(p, env, one_wave, what);
+// Launches configuration Cfg on p (f32 or f64).
+template <class Cfg>
+gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, const char* what) {
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, Cfg>(p, env, what)
+                                     : launch_typed<float, Cfg>(p, env, what);
 }
 
 }  // namespace stencil_fwd

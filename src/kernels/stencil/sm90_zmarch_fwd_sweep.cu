@@ -10,9 +10,14 @@
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
+namespace {
+struct SweepCfg {
+  static constexpr stencil::FwdParams kParams = stencil::kFwdSweep;
+};
+}  // namespace
 
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env) {
-  return stencil_fwd::launch<1>(p, env, true, "stencil sm90_zmarch_fwd_sweep");
+  return stencil_fwd::launch<SweepCfg>(p, env, "stencil sm90_zmarch_fwd_sweep");
 }
 
 }  // namespace gpuopt

@@ -33,6 +33,7 @@ int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
 int pref_tma_store(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 35 : 10;
 }
+int pref_exp(const TransposeProblem&, const DeviceDesc&) { return 3; }
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
 
 const Variant<TransposeProblem> kTable[] = {
@@ -63,6 +64,21 @@ const Variant<TransposeProblem> kTable[] = {
      transpose_can_sm90_tma,
      pref_tma_store,
      transpose_launch_sm90_tma_store},
+    {{"sm90_tma_r96", "experiment: sm90_tma f32 with a 96 KiB ring (2 CTAs per SM)", 90, 90, false,
+      kF32},
+     transpose_can_sm90_tma,
+     pref_exp,
+     transpose_launch_sm90_tma_r96},
+    {{"sm90_tma_early", "experiment: sm90_tma f32, stage released before the stores", 90, 90, false,
+      kF32},
+     transpose_can_sm90_tma,
+     pref_exp,
+     transpose_launch_sm90_tma_early},
+    {{"sm90_tma_early_r96", "experiment: sm90_tma f32, early release and a 96 KiB ring", 90, 90,
+      false, kF32},
+     transpose_can_sm90_tma,
+     pref_exp,
+     transpose_launch_sm90_tma_early_r96},
     {{"cublas", "cublasSgeam_64 / cublasDgeam_64 (vendor)", 0, 0, true, kBlas},
      nullptr,
      pref_cublas,
