@@ -2,7 +2,7 @@
 // no block barrier. Thread 0 streams the block's z-planes (xy tile plus halo, zeros outside the
 // grid from the copy engine) into a ring of up to 8 stages, each with a full mbarrier (the copy's
 // bytes) and an empty mbarrier (one arrival per warp once it is done with the plane); it refills
-// a stage when every warp has released it, kFwdRefillLag planes behind its own step, so warps
+// a stage when every warp has released it, refill_lag planes behind its own step, so warps
 // drift freely within that slack instead of meeting at a barrier every plane. (A separate
 // producer warp would cap the 16 computing warps at 96 registers: 17 warps put 5 on one
 // scheduler's register file.) The 16 warps own 2 output rows per thread (r <= 4; 1 above) of a
@@ -49,7 +49,7 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-template <class T, bool kCs, int V>
+template <class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
                                           const Lanes<T> (&l)[V]) {
   constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
@@ -58,13 +58,7 @@ __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGr
     if (!(st.rows >> i & 1)) continue;
     T* p = st.base + zoff + i * g.out_pitch;
     if (st.lanes > W) {
-      if (kCs) {
-        typename Vec16<T>::type raw;
-        memcpy(&raw, &l[i], sizeof raw);
-        __stcs(reinterpret_cast<typename Vec16<T>::type*>(p), raw);  // evict-first in L2
-      } else {
-        stencil::st_vec(p, l[i]);
-      }
+      stencil::st_vec(p, l[i]);
     } else {
 #pragma unroll
       for (int e = 0; e < W; ++e)
@@ -101,7 +95,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES, Cfg::kParams);
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
-  constexpr int D = stencil::kFwdRefillLag;
+  constexpr int D = Cfg::kParams.refill_lag;
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   unsigned char* const smem_raw = stencil::align128(smem_dyn);
   __shared__ __align__(8) unsigned long long full[S], empty[S];
@@ -165,9 +159,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R)
-        fwd_store<T, Cfg::kParams.stream_stores>(st, g, static_cast<i64>(j - 2 * R) * g.out_slice,
-                                                 acc[(u + R) % N]);
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);

@@ -1,24 +1,24 @@
-// Run-6 experiments (temporary): sm90_zmarch_fwd_sweep with st.global.cs output stores, and the
-// same with a ring of 4 stages. See docs/notes/stencil.md.
+// Run-7 experiments (temporary): sm90_zmarch_fwd_sweep with a deeper ring. See
+// docs/notes/stencil.md.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
 namespace {
-struct SweepCsCfg {
-  static constexpr stencil::FwdParams kParams = stencil::kFwdSweepCs;
+struct S12Cfg {
+  static constexpr stencil::FwdParams kParams = stencil::kFwdSweepS12;
 };
-struct SweepCsS4Cfg {
-  static constexpr stencil::FwdParams kParams = stencil::kFwdSweepCsS4;
+struct S15Cfg {
+  static constexpr stencil::FwdParams kParams = stencil::kFwdSweepS15;
 };
 }  // namespace
 
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_cs(const StencilProblem& p,
-                                                        const ExecEnv& env) {
-  return stencil_fwd::launch<SweepCsCfg>(p, env, "stencil sm90_zmarch_fwd_sweep_cs");
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s12(const StencilProblem& p,
+                                                         const ExecEnv& env) {
+  return stencil_fwd::launch<S12Cfg>(p, env, "stencil sm90_zmarch_fwd_sweep_s12");
 }
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_cs_s4(const StencilProblem& p,
-                                                           const ExecEnv& env) {
-  return stencil_fwd::launch<SweepCsS4Cfg>(p, env, "stencil sm90_zmarch_fwd_sweep_cs_s4");
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s15(const StencilProblem& p,
+                                                         const ExecEnv& env) {
+  return stencil_fwd::launch<S15Cfg>(p, env, "stencil sm90_zmarch_fwd_sweep_s15");
 }
 
 }  // namespace gpuopt

@@ -83,14 +83,12 @@ gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEn
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_cs(const StencilProblem& p,
-                                                        const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_cs_s4(const StencilProblem& p,
-                                                           const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_w8(const StencilProblem& p,
-                                                        const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_v2w8(const StencilProblem& p,
-                                                          const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s12(const StencilProblem& p,
+                                                         const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s15(const StencilProblem& p,
+                                                         const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s15_l1(const StencilProblem& p,
+                                                            const ExecEnv& env);
 
 // Validates the arguments of gpuopt_stencil (everything but the device: handles, pointer ranges)
 // and fills p. Empty grids succeed with *in_bytes == 0. Bytes: the spans in and out cover.

@@ -42,12 +42,12 @@ constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
 
 // 3D TMA rungs with forward z sums (sm90_zmarch_fwd*): a configuration of the one kernel.
 struct FwdParams {
-  int vmax;            // output rows per thread for r <= 4 (1 above: registers)
-  int warps;           // thread rows (warps) per block
-  int max_stages;      // ring stages at most
-  int blocks_per_sm;   // blocks the configuration is sized for (registers, shared memory)
-  bool stream_stores;  // output stores st.global.cs (evict-first in L2)
-  bool one_wave;       // z-chunks: as many as fill one wave (else the wave cost rule)
+  int vmax;           // output rows per thread for r <= 4 (1 above: registers)
+  int warps;          // thread rows (warps) per block
+  int max_stages;     // ring stages at most
+  int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
+  bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
+  int refill_lag;     // a stage is refilled once every warp is this many planes on
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -56,7 +56,6 @@ constexpr int fwd_rows_per_thread(int r, int vmax) { return r <= 4 ? vmax : 1; }
 constexpr int fwd_tile_rows(int r, const FwdParams& c) {
   return fwd_rows_per_thread(r, c.vmax) * c.warps;
 }
-constexpr int kFwdRefillLag = 2;  // a stage is refilled once every warp is this many planes on
 constexpr int fwd_stages(int stage, const FwdParams& c) {
   return 200 * 1024 / c.blocks_per_sm / stage < 3
              ? 3
@@ -66,14 +65,12 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
 }
 // The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
 // and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, false};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, false, true};
-// Run-6 experiments on the sweep: streaming stores; plus a 4-stage ring; 8 warps (32 * W x 8
-// tiles) at 2 blocks per SM; 8 warps of 2 rows (32 * W x 16) at 2 blocks per SM.
-inline constexpr FwdParams kFwdSweepCs{1, 16, 8, 1, true, true};
-inline constexpr FwdParams kFwdSweepCsS4{1, 16, 4, 1, true, true};
-inline constexpr FwdParams kFwdSweepW8{1, 8, 8, 2, true, true};
-inline constexpr FwdParams kFwdSweepV2W8{2, 8, 8, 2, true, true};
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
+// Run-7 experiments on the sweep: a deeper ring (run 6: 4 stages 0.56 of copy, 8 stages 0.73).
+inline constexpr FwdParams kFwdSweepS12{1, 16, 12, 1, true, 2};
+inline constexpr FwdParams kFwdSweepS15{1, 16, 15, 1, true, 2};
+inline constexpr FwdParams kFwdSweepS15L1{1, 16, 15, 1, true, 1};
 
 }  // namespace stencil
 }  // namespace gpuopt

@@ -381,8 +381,9 @@ struct Sm90TmaStore {
   }
 };
 
-// Run-5 experiments (f32 only): two-box tiles, .cs stores, with a 96 KiB ring (2 CTAs per SM)
-// and / or the early stage release.
+// Run-6 experiments (f32 only): tiles of four boxes (128 x 128: 512-byte input runs, 64 KiB
+// stages), .cs stores, one CTA per SM with a 192 KiB (3 stages) or 128 KiB (2 stages) ring, and
+// the early stage release.
 template <int kRing, bool kEarly>
 struct Sm90TmaExp {
   template <class W>
@@ -391,7 +392,7 @@ struct Sm90TmaExp {
       (void)p;
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma experiment: f32 only");
     } else {
-      return launch_tma<W, 2, false, true, kRing, kEarly>(p, env);
+      return launch_tma<W, 4, false, true, kRing, kEarly>(p, env);
     }
   }
 };
@@ -405,14 +406,15 @@ gpuopt_status_t launch_exp(const TransposeProblem& p, const ExecEnv& env) {
 
 }  // namespace
 
-gpuopt_status_t transpose_launch_sm90_tma_r96(const TransposeProblem& p, const ExecEnv& env) {
-  return launch_exp<96 * 1024, false>(p, env);
+gpuopt_status_t transpose_launch_sm90_tma_4box(const TransposeProblem& p, const ExecEnv& env) {
+  return launch_exp<192 * 1024, false>(p, env);
 }
-gpuopt_status_t transpose_launch_sm90_tma_early(const TransposeProblem& p, const ExecEnv& env) {
-  return launch_exp<kRingBytes, true>(p, env);
+gpuopt_status_t transpose_launch_sm90_tma_4box_early(const TransposeProblem& p,
+                                                     const ExecEnv& env) {
+  return launch_exp<192 * 1024, true>(p, env);
 }
-gpuopt_status_t transpose_launch_sm90_tma_early_r96(const TransposeProblem& p, const ExecEnv& env) {
-  return launch_exp<96 * 1024, true>(p, env);
+gpuopt_status_t transpose_launch_sm90_tma_4box_r128(const TransposeProblem& p, const ExecEnv& env) {
+  return launch_exp<128 * 1024, false>(p, env);
 }
 
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev) {
