@@ -14,10 +14,12 @@
 // sm90_zmarch_tma: no per-plane block barrier, 14 instead of 24 16-byte shared loads per 8
 // outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
 //
-// Configurations: VMAX output rows per thread for r <= 4 (2: 32 * W x 32 tiles, or 1: 32 * W x
-// 16), and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill
-// one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1
-// row, one wave). Measured: see those files and docs/notes/stencil.md.
+// Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
+// per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
+// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as
+// many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and
+// sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
+// docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 

@@ -83,12 +83,6 @@ gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEn
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s12(const StencilProblem& p,
-                                                         const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s15(const StencilProblem& p,
-                                                         const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_s15_l1(const StencilProblem& p,
-                                                            const ExecEnv& env);
 
 // Validates the arguments of gpuopt_stencil (everything but the device: handles, pointer ranges)
 // and fills p. Empty grids succeed with *in_bytes == 0. Bytes: the spans in and out cover.

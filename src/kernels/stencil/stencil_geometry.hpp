@@ -67,10 +67,6 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
 // and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
 inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
 inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
-// Run-7 experiments on the sweep: a deeper ring (run 6: 4 stages 0.56 of copy, 8 stages 0.73).
-inline constexpr FwdParams kFwdSweepS12{1, 16, 12, 1, true, 2};
-inline constexpr FwdParams kFwdSweepS15{1, 16, 15, 1, true, 2};
-inline constexpr FwdParams kFwdSweepS15L1{1, 16, 15, 1, true, 1};
 
 }  // namespace stencil
 }  // namespace gpuopt

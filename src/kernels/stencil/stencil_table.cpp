@@ -77,9 +77,8 @@ int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 // Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
-// fwd 2835, sm90_zmarch_tma 2669.
+// fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
-int pref_exp(const StencilProblem&, const DeviceDesc&) { return 2; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
 
 const Variant<StencilProblem> kTable[] = {
@@ -142,21 +141,6 @@ const Variant<StencilProblem> kTable[] = {
      can_fwd_cfg<stencil::kFwdSweep>,
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
-    {{"sm90_zmarch_fwd_sweep_s12", "experiment: fwd_sweep with a ring of up to 12 stages", 90, 90,
-      false, kTypes},
-     can_fwd_cfg<stencil::kFwdSweepS12>,
-     pref_exp,
-     stencil_launch_sm90_zmarch_fwd_sweep_s12},
-    {{"sm90_zmarch_fwd_sweep_s15", "experiment: fwd_sweep with a ring of up to 15 stages", 90, 90,
-      false, kTypes},
-     can_fwd_cfg<stencil::kFwdSweepS15>,
-     pref_exp,
-     stencil_launch_sm90_zmarch_fwd_sweep_s15},
-    {{"sm90_zmarch_fwd_sweep_s15_l1", "experiment: fwd_sweep_s15 with a refill lag of 1 plane", 90,
-      90, false, kTypes},
-     can_fwd_cfg<stencil::kFwdSweepS15L1>,
-     pref_exp,
-     stencil_launch_sm90_zmarch_fwd_sweep_s15_l1},
 };
 
 }  // namespace

@@ -19,7 +19,9 @@
 // Figures (H200, 2 GiB moved, docs/notes/transpose.md): f32 16384^2 sm90_tma with two boxes and
 // .cs stores 3876 GB/s (90.8% of the copy roof, 0.976x cuBLAS geam; 501114a, measured as
 // tma2box_cs), one box 3615 (303098c); sm90_tma_store 3727 (87.3%, 501114a); f64 one box
-// 3694 (501114a), bf16 2827 (66.2%, d90ef43).
+// 3694 (501114a), bf16 2827 (66.2%, d90ef43). Runs 5-6 (e0bfb42, 0a256c3): f32 3859-3876 GB/s,
+// 0.976-0.979x geam; a 96 KiB ring, releasing the stage before the stores, and 128 x 128 tiles
+// (four boxes, one CTA per SM, 128 or 192 KiB ring) all measured within 0.3% of it: not kept.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -38,18 +40,13 @@ constexpr int kRingBytes = 64 * 1024;  // stages per CTA
 constexpr int kSmemBytes = kRingBytes + 1024;  // + slack to align to 1024
 
 // kBoxes boxes side by side along i make a tile; kTmaStore: TMA stores from a shared output
-// tile; kStreamStores: st.global.cs thread stores (run 4: +3% for f32); RingBytes of stages per
-// CTA (64 KiB: 3 CTAs per SM; 96 KiB: 2); kEarly: a thread reads its whole tile into registers,
-// the CTA releases the stage (barrier, refill) and only then stores, so the refill does not wait
-// for the slowest warp's stores to issue.
-template <class W, int Boxes, bool TmaStore, bool StreamStores, int RingBytes = kRingBytes,
-          bool Early = false>
+// tile; kStreamStores: st.global.cs thread stores (run 4: +3% for f32).
+template <class W, int Boxes, bool TmaStore, bool StreamStores>
 struct Tma {
   using Word = W;
   static constexpr int kBoxes = Boxes;
   static constexpr bool kTmaStore = TmaStore;
   static constexpr bool kStreamStores = StreamStores;
-  static constexpr bool kEarly = Early;
   static constexpr int kV = 16 / static_cast<int>(sizeof(W));
   static constexpr int kBoxI = kRowBytes / static_cast<int>(sizeof(W));  // box extent along i
   static constexpr int kI = kBoxI * kBoxes;                              // tile extent along i
@@ -57,7 +54,7 @@ struct Tma {
   static constexpr int kBox = kRowBytes * kJ;
   static constexpr int kStage = kBox * kBoxes;
   // With TMA stores: a 32 KiB ring and two output tiles of a stage's size (65 KiB in all).
-  static constexpr int kRing = TmaStore ? RingBytes / 2 : RingBytes;
+  static constexpr int kRing = TmaStore ? kRingBytes / 2 : kRingBytes;
   static constexpr int kStages = kRing / kStage;
   static constexpr int kOut = TmaStore ? kStage : 0;
   static constexpr int kSmem = kRing + 2 * kOut + 1024;  // + slack to align to 1024
@@ -120,16 +117,17 @@ __device__ __forceinline__ void stage_box_out(const unsigned char* box, unsigned
     *reinterpret_cast<uint4*>(out_tile + (ci * V + e) * 512 + jc * 16) = out[e].v;
 }
 
-// Output lines of one box from registers (transpose_block's out): warp w takes the 16-byte chunk
-// ci = w of every row (V output lines), lane jc the output columns j0 + jc V ...
+// Output lines of one stage: warp w takes the 16-byte chunk ci = w of every row (V output lines),
+// lane jc the output columns j0 + jc V ...
 template <class W, bool kCs>
-__device__ __forceinline__ void store_block(const TransposeArgs<W>& t,
-                                            const Pack16<W> (&out)[16 / sizeof(W)], long long i0,
-                                            long long j0) {
+__device__ __forceinline__ void store_box(const TransposeArgs<W>& t, const unsigned char* stage,
+                                          long long i0, long long j0) {
   constexpr int V = 16 / static_cast<int>(sizeof(W));
   const int jc = static_cast<int>(threadIdx.x) % 32, ci = static_cast<int>(threadIdx.x) / 32;
   const long long j = j0 + jc * V;
   if (j >= t.cols) return;
+  Pack16<W> out[V];
+  transpose_block<W>(stage, out);
 #pragma unroll
   for (int e = 0; e < V; ++e) {
     const long long i = i0 + ci * V + e;
@@ -142,39 +140,13 @@ __device__ __forceinline__ void store_block(const TransposeArgs<W>& t,
   }
 }
 
-// A stage's tile in registers: thread tid's V x V block of every box.
-template <class T>
-struct TileRegs {
-  Pack16<typename T::Word> v[T::kBoxes][T::kV];
-};
-
-template <class T>
-__device__ __forceinline__ void read_stage(const unsigned char* stage, TileRegs<T>* r) {
-#pragma unroll
-  for (int b = 0; b < T::kBoxes; ++b)
-    transpose_block<typename T::Word>(stage + b * T::kBox, r->v[b]);
-}
-
-template <class T>
-__device__ __forceinline__ void store_tile(const TransposeArgs<typename T::Word>& t,
-                                           const TileRegs<T>& r, long long i0, long long j0) {
-#pragma unroll
-  for (int b = 0; b < T::kBoxes; ++b)
-    store_block<typename T::Word, T::kStreamStores>(t, r.v[b], i0 + b * T::kBoxI, j0);
-}
-
-// Box by box: each box's block is read and stored before the next box is read (fewer live
-// registers).
 template <class T>
 __device__ __forceinline__ void store_stage(const TransposeArgs<typename T::Word>& t,
                                             const unsigned char* stage, long long i0,
                                             long long j0) {
 #pragma unroll
-  for (int b = 0; b < T::kBoxes; ++b) {
-    Pack16<typename T::Word> out[T::kV];
-    transpose_block<typename T::Word>(stage + b * T::kBox, out);
-    store_block<typename T::Word, T::kStreamStores>(t, out, i0 + b * T::kBoxI, j0);
-  }
+  for (int b = 0; b < T::kBoxes; ++b)
+    store_box<typename T::Word, T::kStreamStores>(t, stage + b * T::kBox, i0 + b * T::kBoxI, j0);
 }
 
 // Tile order: i fastest (the tiles in flight read whole input lines; raster groups of 16-128
@@ -231,7 +203,7 @@ __global__ void __launch_bounds__(kThreads)
     const int s = n % T::kStages;
     mbar_wait(smem_addr(&full[s]), static_cast<std::uint32_t>((n / T::kStages) & 1));
     if constexpr (T::kTmaStore) {
-      static_assert(!T::kStreamStores && !T::kEarly, "TMA stores take no thread-store flavour");
+      static_assert(!T::kStreamStores, "TMA stores take no thread-store flavour");
       unsigned char* out_tile = base + T::kRing + (n & 1) * T::kOut;
       if (leader) bulk_wait_read<1>();  // the store of tile n - 2 is done reading out_tile
       __syncthreads();
@@ -243,12 +215,6 @@ __global__ void __launch_bounds__(kThreads)
         bulk_commit();
         issue(n + T::kStages, s);
       }
-    } else if constexpr (T::kEarly) {
-      TileRegs<T> r;
-      read_stage<T>(base + s * T::kStage, &r);
-      __syncthreads();  // every thread is done with stage s before TMA refills it
-      if (leader) issue(n + T::kStages, s);
-      store_tile<T>(t, r, static_cast<long long>(ti) * T::kI, static_cast<long long>(tj) * T::kJ);
     } else {
       store_stage<T>(t, base + s * T::kStage, static_cast<long long>(ti) * T::kI,
                      static_cast<long long>(tj) * T::kJ);
@@ -259,7 +225,7 @@ __global__ void __launch_bounds__(kThreads)
   if (T::kTmaStore && leader) bulk_wait_read<0>();  // shared memory outlives the stores' reads
 #else
   (void)T::kV, (void)T::kI, (void)T::kBoxI, (void)T::kJ;
-  (void)T::kTmaStore, (void)T::kStreamStores, (void)T::kEarly;
+  (void)T::kTmaStore, (void)T::kStreamStores;
   (void)map;
   (void)map_b;
   (void)t;
@@ -320,10 +286,9 @@ long long tiles_of(const TransposeProblem& p, int boxes = 1) {
 }
 
 // Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores.
-template <class W, int kBoxes, bool kTmaStore, bool kStreamStores, int kRing = kRingBytes,
-          bool kEarly = false>
+template <class W, int kBoxes, bool kTmaStore, bool kStreamStores>
 gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
-  using T = Tma<W, kBoxes, kTmaStore, kStreamStores, kRing, kEarly>;
+  using T = Tma<W, kBoxes, kTmaStore, kStreamStores>;
   if (env.device->smem_optin < static_cast<std::size_t>(T::kSmem))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "transpose sm90_tma: needs %d KiB of shared memory", T::kSmem / 1024);
@@ -381,41 +346,7 @@ struct Sm90TmaStore {
   }
 };
 
-// Run-6 experiments (f32 only): tiles of four boxes (128 x 128: 512-byte input runs, 64 KiB
-// stages), .cs stores, one CTA per SM with a 192 KiB (3 stages) or 128 KiB (2 stages) ring, and
-// the early stage release.
-template <int kRing, bool kEarly>
-struct Sm90TmaExp {
-  template <class W>
-  static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    if constexpr (sizeof(W) != 4) {
-      (void)p;
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma experiment: f32 only");
-    } else {
-      return launch_tma<W, 4, false, true, kRing, kEarly>(p, env);
-    }
-  }
-};
-
-template <int kRing, bool kEarly>
-gpuopt_status_t launch_exp(const TransposeProblem& p, const ExecEnv& env) {
-  if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma experiment: %s", why);
-  return transpose_by_size<Sm90TmaExp<kRing, kEarly>>(p, env);
-}
-
 }  // namespace
-
-gpuopt_status_t transpose_launch_sm90_tma_4box(const TransposeProblem& p, const ExecEnv& env) {
-  return launch_exp<192 * 1024, false>(p, env);
-}
-gpuopt_status_t transpose_launch_sm90_tma_4box_early(const TransposeProblem& p,
-                                                     const ExecEnv& env) {
-  return launch_exp<192 * 1024, true>(p, env);
-}
-gpuopt_status_t transpose_launch_sm90_tma_4box_r128(const TransposeProblem& p, const ExecEnv& env) {
-  return launch_exp<128 * 1024, false>(p, env);
-}
 
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev) {
   if (!transpose_aligned16(p))

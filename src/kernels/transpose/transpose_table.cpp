@@ -33,7 +33,6 @@ int pref_tma(const TransposeProblem& p, const DeviceDesc&) {
 int pref_tma_store(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 35 : 10;
 }
-int pref_exp(const TransposeProblem&, const DeviceDesc&) { return 3; }
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
 
 const Variant<TransposeProblem> kTable[] = {
@@ -64,21 +63,6 @@ const Variant<TransposeProblem> kTable[] = {
      transpose_can_sm90_tma,
      pref_tma_store,
      transpose_launch_sm90_tma_store},
-    {{"sm90_tma_4box", "experiment: sm90_tma f32, 128 x 128 tiles (4 boxes), 192 KiB ring", 90, 90,
-      false, kF32},
-     transpose_can_sm90_tma,
-     pref_exp,
-     transpose_launch_sm90_tma_4box},
-    {{"sm90_tma_4box_early", "experiment: sm90_tma_4box, stage released before the stores", 90, 90,
-      false, kF32},
-     transpose_can_sm90_tma,
-     pref_exp,
-     transpose_launch_sm90_tma_4box_early},
-    {{"sm90_tma_4box_r128", "experiment: sm90_tma_4box with a 128 KiB ring (2 stages)", 90, 90,
-      false, kF32},
-     transpose_can_sm90_tma,
-     pref_exp,
-     transpose_launch_sm90_tma_4box_r128},
     {{"cublas", "cublasSgeam_64 / cublasDgeam_64 (vendor)", 0, 0, true, kBlas},
      nullptr,
      pref_cublas,
