@@ -69,9 +69,11 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, int stages) 
     constexpr int R = decltype(rc)::value;
     using Shape = stencil::Shape2d<T, R>;
     auto* kernel = stencil_cpasync_kernel<T, R>;
-    const int smem = Shape::STAGE_BYTES * stages;
+    const int smem = static_cast<int>(stencil_cpasync_smem(p, stages));
+    // The cap of the one kernel both rungs launch: the two-stage size can_implement checks (the
+    // same value for either rung, so launches from several host threads never lower it).
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         2 * Shape::STAGE_BYTES),
+                                         static_cast<int>(stencil_cpasync_smem(p, 2))),
                     env.fn, "stencil sm80_cpasync: raising the shared-memory limit");
     const i64 tiles_x = ceil_div(p.nx, Shape::TX);
     const i64 tiles = tiles_x * ceil_div(p.ny, Shape::TY);

@@ -79,21 +79,20 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "stencil sm90_tma: cuTensorMapEncodeTiled rejected the input's layout");
     const int stages = stencil::tma2d_stages(Shape::STAGE_BYTES);
-    const int smem = stages * Shape::STAGE_BYTES;
+    const int smem = static_cast<int>(stencil_tma2d_smem(p));  // the ring plus the align slack
     auto* kernel = stencil_sm90_tma_kernel<T, R>;
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         smem + stencil::kAlignSlack),
+    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, "stencil sm90_tma: raising the shared-memory limit");
     int per_sm = 0;
-    GPUOPT_TRY_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::THREADS,
-                                                                  smem + stencil::kAlignSlack),
-                    env.fn, "stencil sm90_tma: occupancy query");
+    GPUOPT_TRY_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::THREADS, smem),
+        env.fn, "stencil sm90_tma: occupancy query");
     const i64 tiles_x = ceil_div(p.nx, Shape::TX);
     const i64 tiles = tiles_x * ceil_div(p.ny, Shape::TY);
     const i64 resident = static_cast<i64>(per_sm > 0 ? per_sm : 1) * env.device->sm_count;
     const i64 grid = tiles < resident ? tiles : resident;
-    kernel<<<static_cast<unsigned>(grid), Shape::THREADS, smem + stencil::kAlignSlack,
-             env.stream>>>(map, static_cast<T*>(p.out), g, k, tiles_x, tiles, stages);
+    kernel<<<static_cast<unsigned>(grid), Shape::THREADS, smem, env.stream>>>(
+        map, static_cast<T*>(p.out), g, k, tiles_x, tiles, stages);
     return check_launch(env.fn, "stencil sm90_tma kernel launch");
   });
 }

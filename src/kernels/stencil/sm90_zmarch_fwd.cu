@@ -6,9 +6,14 @@
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
+namespace {
+struct FwdCfg {
+  static constexpr stencil::FwdParams kParams = stencil::kFwdTwoRows;
+};
+}  // namespace
 
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env) {
-  return stencil_fwd::launch<2>(p, env, false, "stencil sm90_zmarch_fwd");
+  return stencil_fwd::launch<FwdCfg>(p, env, "stencil sm90_zmarch_fwd");
 }
 
 }  // namespace gpuopt

@@ -2,7 +2,7 @@
 // no block barrier. Thread 0 streams the block's z-planes (xy tile plus halo, zeros outside the
 // grid from the copy engine) into a ring of up to 8 stages, each with a full mbarrier (the copy's
 // bytes) and an empty mbarrier (one arrival per warp once it is done with the plane); it refills
-// a stage when every warp has released it, kFwdRefillLag planes behind its own step, so warps
+// a stage when every warp has released it, refill_lag planes behind its own step, so warps
 // drift freely within that slack instead of meeting at a barrier every plane. (A separate
 // producer warp would cap the 16 computing warps at 96 registers: 17 warps put 5 on one
 // scheduler's register file.) The 16 warps own 2 output rows per thread (r <= 4; 1 above) of a
@@ -14,10 +14,12 @@
 // sm90_zmarch_tma: no per-plane block barrier, 14 instead of 24 16-byte shared loads per 8
 // outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
 //
-// Configurations: VMAX output rows per thread for r <= 4 (2: 32 * W x 32 tiles, or 1: 32 * W x
-// 16), and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as many as fill
-// one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1
-// row, one wave). Measured: see those files and docs/notes/stencil.md.
+// Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
+// per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
+// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as
+// many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and
+// sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
+// docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
@@ -33,9 +35,10 @@ namespace stencil_fwd {
 using stencil::i64;
 using stencil::Lanes;
 
-template <class T, int R, int VMAX>
-using ShapeFwd =
-    stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, VMAX), stencil::kFwdRowGroups>;
+// A configuration: Cfg::kParams (stencil::FwdParams) sizes the tile, the ring and the plan.
+template <class T, int R, class Cfg>
+using ShapeFwd = stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax),
+                                    Cfg::kParams.warps>;
 
 // Where one thread's outputs go: row 0 of its V rows at plane z0 (the rows follow at the output
 // pitch), which of the V rows lie inside the grid (bit mask), and how many of its W lanes (W
@@ -84,17 +87,17 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
       }
 }
 
-template <class T, int R, int VMAX>
-__global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
+template <class T, int R, class Cfg>
+__global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blocks_per_sm)
     stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Shape = ShapeFwd<T, R, VMAX>;
-  constexpr int V = stencil::fwd_rows_per_thread(R, VMAX);
-  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES);
+  using Shape = ShapeFwd<T, R, Cfg>;
+  constexpr int V = stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax);
+  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES, Cfg::kParams);
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
-  constexpr int D = stencil::kFwdRefillLag;
+  constexpr int D = Cfg::kParams.refill_lag;
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   unsigned char* const smem_raw = stencil::align128(smem_dyn);
   __shared__ __align__(8) unsigned long long full[S], empty[S];
@@ -183,38 +186,37 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, VMAX>::THREADS, 1)
 #endif
 }
 
-template <class T, int VMAX>
-gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, bool one_wave,
-                             const char* what) {
+template <class T, class Cfg>
+gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const char* what) {
   const StencilGrid g = stencil_grid(p);
   const StencilCoeffs<T> k = stencil_coeffs<T>(p);
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
-    using Shape = ShapeFwd<T, R, VMAX>;
+    using Shape = ShapeFwd<T, R, Cfg>;
     CUtensorMap map;
     if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
-    const int smem =
-        stencil::fwd_stages(Shape::STAGE_BYTES) * Shape::STAGE_BYTES + stencil::kAlignSlack;
-    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, VMAX>;
+    // The ring plus the align slack: the size can_implement checks.
+    const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
+    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
     GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
         p, Shape::TX, Shape::TY,
-        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count), one_wave);
+        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+        Cfg::kParams.one_wave);
     kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
         map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
   });
 }
 
-// Launches the configuration on p (f32 or f64); one_wave: the plan's z-chunks fill one wave.
-template <int VMAX>
-gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, bool one_wave,
-                       const char* what) {
-  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, VMAX>(p, env, one_wave, what)
-                                     : launch_typed<float, VMAX>(p, env, one_wave, what);
+// Launches configuration Cfg on p (f32 or f64).
+template <class Cfg>
+gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, const char* what) {
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, Cfg>(p, env, what)
+                                     : launch_typed<float, Cfg>(p, env, what);
 }
 
 }  // namespace stencil_fwd

@@ -7,12 +7,20 @@
 // the grid from DRAM (ncu: 537 MB); 3756 GB/s (0.88) on compressible buffers, smooth field.
 // Run 5 (322a162): 3174 GB/s, 0.743 of the copy roof (4272); output rows through per-warp
 // bulk copies (cp.async.bulk shared -> global) measured 11% slower and were dropped.
+// Runs 6 and 7 (e0bfb42, 0a256c3): 3117 and 3135 GB/s (0.734, 0.739; auto 0.745 in run 7). Every
+// other configuration lost: ring of 4 stages 0.56, 12 stages 0.71, 15 stages 0.72 (refill lag 1:
+// 0.70); st.global.cs stores 0.70; 2 blocks per SM of 8 warps 0.59. 8 stages, lag 2 stay.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
+namespace {
+struct SweepCfg {
+  static constexpr stencil::FwdParams kParams = stencil::kFwdSweep;
+};
+}  // namespace
 
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep(const StencilProblem& p, const ExecEnv& env) {
-  return stencil_fwd::launch<1>(p, env, true, "stencil sm90_zmarch_fwd_sweep");
+  return stencil_fwd::launch<SweepCfg>(p, env, "stencil sm90_zmarch_fwd_sweep");
 }
 
 }  // namespace gpuopt

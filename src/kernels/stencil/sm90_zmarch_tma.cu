@@ -79,17 +79,15 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
     if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                   "stencil sm90_zmarch_tma: cuTensorMapEncodeTiled rejected the input's layout");
-    const int smem = stencil::tma3d_stages(R) * Shape::STAGE_BYTES;
+    const int smem = static_cast<int>(stencil_tma3d_smem(p));  // the ring plus the align slack
     auto* kernel = stencil_sm90_zmarch_tma_kernel<T, R>;
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         smem + stencil::kAlignSlack),
+    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                     env.fn, "stencil sm90_zmarch_tma: raising the shared-memory limit");
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
         p, Shape::TX, Shape::TY,
-        stencil::resident_blocks(kernel, Shape::THREADS, smem + stencil::kAlignSlack,
-                                 env.device->sm_count));
-    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem + stencil::kAlignSlack,
-             env.stream>>>(map, static_cast<T*>(p.out), g, k, plan);
+        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count));
+    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
+        map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, "stencil sm90_zmarch_tma kernel launch");
   });
 }

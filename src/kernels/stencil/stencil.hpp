@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/stencil/stencil_geometry.hpp"
 #include "runtime/registry.hpp"
 
 namespace gpuopt {
@@ -67,10 +68,10 @@ const char* stencil_tma_can(const StencilProblem& p);
 const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev);
 
 // Shared-memory bytes of each tiled rung for a problem (used by can_implement and the launchers).
-std::size_t stencil_cpasync_smem(const StencilProblem& p);
+std::size_t stencil_cpasync_smem(const StencilProblem& p, int stages);
 std::size_t stencil_tma2d_smem(const StencilProblem& p);
 std::size_t stencil_tma3d_smem(const StencilProblem& p);
-std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax);
+std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdParams& c);
 
 gpuopt_status_t stencil_launch_naive(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_smem_sync(const StencilProblem& p, const ExecEnv& env);

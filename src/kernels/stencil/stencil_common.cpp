@@ -62,10 +62,11 @@ const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev) {
   return nullptr;
 }
 
-std::size_t stencil_cpasync_smem(const StencilProblem& p) {
+std::size_t stencil_cpasync_smem(const StencilProblem& p, int stages) {
   const int e = static_cast<int>(p.elem());
-  return 2 * static_cast<std::size_t>(
-                 stencil::stage_bytes(e, p.radius, stencil::kRows2d * stencil::kRowGroups2d));
+  return static_cast<std::size_t>(stages) *
+         static_cast<std::size_t>(
+             stencil::stage_bytes(e, p.radius, stencil::kRows2d * stencil::kRowGroups2d));
 }
 
 std::size_t stencil_tma2d_smem(const StencilProblem& p) {
@@ -80,10 +81,10 @@ std::size_t stencil_tma3d_smem(const StencilProblem& p) {
   return static_cast<std::size_t>(stencil::tma3d_stages(p.radius)) * st + stencil::kAlignSlack;
 }
 
-std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, int vmax) {
+std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdParams& c) {
   const int e = static_cast<int>(p.elem());
-  const int st = stencil::stage_bytes(e, p.radius, stencil::fwd_tile_rows(p.radius, vmax));
-  return static_cast<std::size_t>(stencil::fwd_stages(st)) * st + stencil::kAlignSlack;
+  const int st = stencil::stage_bytes(e, p.radius, stencil::fwd_tile_rows(p.radius, c));
+  return static_cast<std::size_t>(stencil::fwd_stages(st, c)) * st + stencil::kAlignSlack;
 }
 
 namespace stencil {

@@ -40,20 +40,33 @@ constexpr int tma2d_stages(int stage) {
 // queue's front) plus the prefetched ones.
 constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
 
-// 3D TMA rung with forward z sums (sm90_zmarch_fwd): 16 warps (thread rows) of
-// fwd_rows_per_thread(r) output rows each; a stage is live only while its own plane is computed,
-// so the ring is prefetch but for the refill lag: as many stages (3..8) as fit in about 200 KiB
-// (one block per multiprocessor).
-constexpr int kFwdRowGroups = 16;
-// vmax: the configuration's rows per thread for r <= 4 (2 or 1); 1 above (registers).
+// 3D TMA rungs with forward z sums (sm90_zmarch_fwd*): a configuration of the one kernel.
+struct FwdParams {
+  int vmax;           // output rows per thread for r <= 4 (1 above: registers)
+  int warps;          // thread rows (warps) per block
+  int max_stages;     // ring stages at most
+  int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
+  bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
+  int refill_lag;     // a stage is refilled once every warp is this many planes on
+};
+// Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
+// while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
+// (3 .. max_stages) as fit in about 200 KiB per multiprocessor.
 constexpr int fwd_rows_per_thread(int r, int vmax) { return r <= 4 ? vmax : 1; }
-constexpr int fwd_tile_rows(int r, int vmax) {
-  return fwd_rows_per_thread(r, vmax) * kFwdRowGroups;
+constexpr int fwd_tile_rows(int r, const FwdParams& c) {
+  return fwd_rows_per_thread(r, c.vmax) * c.warps;
 }
-constexpr int kFwdRefillLag = 2;  // a stage is refilled once every warp is this many planes on
-constexpr int fwd_stages(int stage) {
-  return 200 * 1024 / stage < 3 ? 3 : (200 * 1024 / stage > 8 ? 8 : 200 * 1024 / stage);
+constexpr int fwd_stages(int stage, const FwdParams& c) {
+  return 200 * 1024 / c.blocks_per_sm / stage < 3
+             ? 3
+             : (200 * 1024 / c.blocks_per_sm / stage > c.max_stages
+                    ? c.max_stages
+                    : 200 * 1024 / c.blocks_per_sm / stage);
 }
+// The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
+// and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
 
 }  // namespace stencil
 }  // namespace gpuopt

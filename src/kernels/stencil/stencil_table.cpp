@@ -26,7 +26,8 @@ const char* can_smem_sync(const StencilProblem& p, const DeviceDesc&) {
 
 const char* can_cpasync(const StencilProblem& p, const DeviceDesc& dev) {
   if (const char* why = need_2d(p)) return why;
-  return stencil_smem_can(stencil_cpasync_smem(p), dev);
+  // Both cp.async rungs launch one kernel whose shared-memory cap is the two-stage size.
+  return stencil_smem_can(stencil_cpasync_smem(p, 2), dev);
 }
 
 const char* can_sm90_tma(const StencilProblem& p, const DeviceDesc& dev) {
@@ -54,17 +55,15 @@ const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) 
   return stencil_smem_can(stencil_tma3d_smem(p), dev);
 }
 
-const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, int vmax) {
+const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, const stencil::FwdParams& c) {
   if (const char* why = need_3d(p)) return why;
   if (const char* why = can_zmarch_blocks(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  return stencil_smem_can(stencil_tma3d_fwd_smem(p, vmax), dev);
+  return stencil_smem_can(stencil_tma3d_fwd_smem(p, c), dev);
 }
-const char* can_sm90_zmarch_fwd(const StencilProblem& p, const DeviceDesc& dev) {
-  return can_fwd(p, dev, 2);
-}
-const char* can_sm90_zmarch_fwd_sweep(const StencilProblem& p, const DeviceDesc& dev) {
-  return can_fwd(p, dev, 1);
+template <const stencil::FwdParams& C>
+const char* can_fwd_cfg(const StencilProblem& p, const DeviceDesc& dev) {
+  return can_fwd(p, dev, C);
 }
 
 // Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
@@ -78,7 +77,7 @@ int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 // Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
-// fwd 2835, sm90_zmarch_tma 2669.
+// fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
 
@@ -132,14 +131,14 @@ const Variant<StencilProblem> kTable[] = {
       "3D: z-marching fed by TMA through an empty/full mbarrier ring (no block barrier), "
       "forward z partial sums in registers, 2 rows per thread (32 * W x 32 tiles)",
       90, 90, false, kTypes},
-     can_sm90_zmarch_fwd,
+     can_fwd_cfg<stencil::kFwdTwoRows>,
      pref_sm90_zmarch_fwd,
      stencil_launch_sm90_zmarch_fwd},
     {{"sm90_zmarch_fwd_sweep",
       "3D: forward z sums with 1 row per thread (32 * W x 16 tiles), one wave of blocks over "
       "whole z where the tiles fill the device: one read and one write sweep, no z-halo re-reads",
       90, 90, false, kTypes},
-     can_sm90_zmarch_fwd_sweep,
+     can_fwd_cfg<stencil::kFwdSweep>,
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
 };
