@@ -14,6 +14,7 @@
 //   the tensor cores then truncate it to TF32), else a TF32-rounded padded copy.
 // Figures (H200, N = 32, C = 256, 64 x 64): docs/notes/gdn.md.
 #include <cstdint>
+#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -33,9 +34,11 @@ __device__ __forceinline__ std::uint32_t tf32_bits(float v) {
 }
 
 // The forward pass's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
-template <bool kSplit3>
+// kGroup: j steps whose x loads go before their stores (4: no spills; 8: 12 bytes of spills).
+template <bool kSplit3, int kGroup>
 struct GdnForwardHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;
+  static constexpr int kEpiGroup = kGroup;
   static constexpr bool kQShared = true;  // gamma: one matrix for every image
   const float* x;
   const float* beta;
@@ -52,21 +55,27 @@ struct GdnForwardHook {
       a[i] = lo ? tf32_bits(sq - __uint_as_float(hi)) : hi;
     }
   }
+  // x at pixels r, r + 1 of channel col, read before the group's stores (beta: an L1 hit).
+  using Pre = float2;
+  template <class TOut>
+  __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
+    const long long i = ptr - y;
+    if (valid == 2 && pair) return __ldg(reinterpret_cast<const float2*>(x + i));
+    return make_float2(__ldg(x + i), valid == 2 ? __ldg(x + i + 1) : 0.f);
+  }
   // y = x * s(beta_col + z) for pixels r, r + 1 of channel col.
   template <class TOut, bool kReadC>
   __device__ __forceinline__ void store(TOut* ptr, int col, float v0, float v1, int valid,
-                                        bool pair, const sm90::Params&) const {
-    const long long i = ptr - y;
-    const float b = __ldg(beta + col);
+                                        bool pair, const sm90::Params&, const Pre& xv) const {
     const bool inv = inverse != 0;
+    const float b = __ldg(beta + col);
+    const float y0 = xv.x * gdn_scale(b + v0, inv), y1 = xv.y * gdn_scale(b + v1, inv);
     if (valid == 2 && pair) {
-      const float2 xv = __ldg(reinterpret_cast<const float2*>(x + i));
-      *reinterpret_cast<float2*>(ptr) =
-          make_float2(xv.x * gdn_scale(b + v0, inv), xv.y * gdn_scale(b + v1, inv));
+      *reinterpret_cast<float2*>(ptr) = make_float2(y0, y1);
       return;
     }
-    if (valid >= 1) ptr[0] = __ldg(x + i) * gdn_scale(b + v0, inv);
-    if (valid == 2) ptr[1] = __ldg(x + i + 1) * gdn_scale(b + v1, inv);
+    ptr[0] = y0;
+    if (valid == 2) ptr[1] = y1;
   }
 };
 
@@ -99,9 +108,9 @@ bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) %
 // Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
 bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma); }
 
-template <bool kSplit3>
+template <bool kSplit3, int kGroup>
 gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
-  const GdnForwardHook<kSplit3> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
+  const GdnForwardHook<kSplit3, kGroup> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
   return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
                                                  true, false>(plan, env, hook)
                           : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
@@ -165,7 +174,11 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected gamma");
   plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
-  return p.tf32 ? launch_forward<false>(plan, p, env) : launch_forward<true>(plan, p, env);
+  // TEMPORARY (run 7 measures both epilogue groupings in one device call; removed after it)
+  const char* grp = std::getenv("GPUOPT_GDN_SM90_EPI_GROUP");
+  if (grp != nullptr && grp[0] == '8')
+    return p.tf32 ? launch_forward<false, 8>(plan, p, env) : launch_forward<true, 8>(plan, p, env);
+  return p.tf32 ? launch_forward<false, 4>(plan, p, env) : launch_forward<true, 4>(plan, p, env);
 }
 
 }  // namespace gpuopt

@@ -125,15 +125,24 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
 //     kb / kPRepeat): several products of one P block with different Q data (3xTF32 parts).
 //   kQShared: Q is the same matrix for every batch (its map has one batch, coordinate 0).
 //   operand(a, kb): rewrites the 16 P registers of k block kb after their shared loads.
-//   store<TOut, kReadC>(ptr, col, v0, v1, valid, pair, p): writes rows r, r + 1 (valid of them)
-//     of column col of C at ptr; the identity is store_pair's alpha * v + beta * C.
+//   Pre, load(ptr, col, valid, pair): what the store of rows r, r + 1 of column col needs from
+//     memory, read for the kEpiGroup j steps of a group before their stores (a serial
+//     load-use-store chain per column cost the first GDN build 2.4x: docs/notes/gdn.md, run 6).
+//   store<TOut, kReadC>(ptr, col, v0, v1, valid, pair, p, pre): writes rows r, r + 1 (valid of
+//     them) of column col of C at ptr; the identity is store_pair's alpha * v + beta * C.
 struct IdentityHook {
   static constexpr int kPRepeat = 1;
+  static constexpr int kEpiGroup = 8;  // (no loads: any divisor of 32)
   static constexpr bool kQShared = false;
+  struct Pre {};
   __device__ __forceinline__ void operand(std::uint32_t (&)[16], int) const {}
+  template <class TOut>
+  __device__ __forceinline__ Pre load(const TOut*, int, int, bool) const {
+    return {};
+  }
   template <class TOut, bool kReadC>
   __device__ __forceinline__ void store(TOut* ptr, int, float v0, float v1, int valid, bool pair,
-                                        const Params& p) const {
+                                        const Params& p, const Pre&) const {
     store_pair<TOut, kReadC>(ptr, v0, v1, valid, pair, p.alpha, p.beta);
   }
 };
@@ -193,6 +202,8 @@ __device__ __forceinline__ RegRows reg_rows() {
 template <class TOut, bool kReadC, bool kSwap, class Hook>
 __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Params& p, TileCoord tc,
                                               int consumer, const Hook& hook) {
+  constexpr int kEpiGroup = Hook::kEpiGroup;
+  static_assert(32 % kEpiGroup == 0, "epilogue groups of j steps");
   const int lane = threadIdx.x & 31;
   const int r0 = tc.x * kBlockM + consumer * 64 + reg_rows().prow;  // D row (P extent: p.n)
   const int c0 = tc.y * kBlockN + 2 * (lane & 3);                   // D column (p.m)
@@ -202,13 +213,28 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
     const int valid = p.n - r0 >= 2 ? 2 : (p.n - r0 == 1 ? 1 : 0);
     if (valid == 0) return;
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j0 = 0; j0 < 32; j0 += kEpiGroup) {
+      typename Hook::Pre pre[kEpiGroup][2] = {};
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int c = c0 + 8 * j + e;
-        if (c >= p.m) continue;
-        hook.template store<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, c,
-                                          d[4 * j + e], d[4 * j + 2 + e], valid, pair, p);
+      for (int j = j0; j < j0 + kEpiGroup; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = c0 + 8 * j + e;
+          if (c < p.m)
+            pre[j - j0][e] =
+                hook.load(base + static_cast<long long>(c) * p.ldc + r0, c, valid, pair);
+        }
+      }
+#pragma unroll
+      for (int j = j0; j < j0 + kEpiGroup; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = c0 + 8 * j + e;
+          if (c >= p.m) continue;
+          hook.template store<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, c,
+                                            d[4 * j + e], d[4 * j + 2 + e], valid, pair, p,
+                                            pre[j - j0][e]);
+        }
       }
     }
   } else {
@@ -218,12 +244,22 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
       if (r >= p.n) continue;
       TOut* column = base + static_cast<long long>(r) * p.ldc;
 #pragma unroll
-      for (int j = 0; j < 32; ++j) {
-        const int i = c0 + 8 * j;
-        const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
-        if (valid == 0) continue;
-        hook.template store<TOut, kReadC>(column + i, r, d[4 * j + 2 * half],
-                                          d[4 * j + 2 * half + 1], valid, pair, p);
+      for (int j0 = 0; j0 < 32; j0 += kEpiGroup) {
+        typename Hook::Pre pre[kEpiGroup] = {};
+#pragma unroll
+        for (int j = j0; j < j0 + kEpiGroup; ++j) {
+          const int i = c0 + 8 * j;
+          const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
+          if (valid != 0) pre[j - j0] = hook.load(column + i, r, valid, pair);
+        }
+#pragma unroll
+        for (int j = j0; j < j0 + kEpiGroup; ++j) {
+          const int i = c0 + 8 * j;
+          const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
+          if (valid == 0) continue;
+          hook.template store<TOut, kReadC>(column + i, r, d[4 * j + 2 * half],
+                                            d[4 * j + 2 * half + 1], valid, pair, p, pre[j - j0]);
+        }
       }
     }
   }
