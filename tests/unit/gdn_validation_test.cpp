@@ -118,8 +118,8 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
-// Forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it refuses the
-// backward pass.
+// f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it refuses
+// the backward pass and ranks below fused for tf32.
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
@@ -139,6 +139,12 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     ASSERT_GE(c.index, 0) << c.reason;
     EXPECT_EQ(std::string(table[c.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
         << "cc " << r.cc;
+    gpuopt::GdnProblem tf = p;  // tf32 forward: fused (faster than sm90_wgmma_fused, run 7)
+    tf.tf32 = true;
+    const gpuopt::Choice ctf =
+        gpuopt::choose_variant(table, count, tf, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(ctf.index, 0) << ctf.reason;
+    EXPECT_EQ(std::string(table[ctf.index].meta.name), r.want) << "tf32 forward, cc " << r.cc;
     gpuopt::GdnProblem odd = p;
     odd.p = 4095;
     const gpuopt::Choice co =

@@ -9,7 +9,8 @@
 //
 // Dispatch rule (measured, see docs/notes/gdn.md): `fused` when it can run (cc >= 8.0 with 108 KiB
 // of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
-// on the H200), `fused` only when forced.
+// on the H200), `fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
+// of 4: `sm90_wgmma_fused`.
 #pragma once
 #include <cstddef>
 #include <cstdint>

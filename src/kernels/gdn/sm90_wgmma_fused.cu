@@ -34,11 +34,14 @@ __device__ __forceinline__ std::uint32_t tf32_bits(float v) {
 }
 
 // The forward pass's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
-// kGroup: j steps whose x loads go before their stores (4: no spills; 8: 12 bytes of spills).
-template <bool kSplit3, int kGroup>
+// Epilogue: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores (no
+// spills; 8: 12 bytes of spills and slower, run 7). kStream: x loads and y stores with the
+// streaming (evict-first) cache hints, so the y stream does not push the x tiles still to be
+// read by later epilogues out of L2.
+template <bool kSplit3, bool kStream>
 struct GdnForwardHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;
-  static constexpr int kEpiGroup = kGroup;
+  static constexpr int kEpiGroup = 4;
   static constexpr bool kQShared = true;  // gamma: one matrix for every image
   const float* x;
   const float* beta;
@@ -60,8 +63,8 @@ struct GdnForwardHook {
   template <class TOut>
   __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
     const long long i = ptr - y;
-    if (valid == 2 && pair) return __ldg(reinterpret_cast<const float2*>(x + i));
-    return make_float2(__ldg(x + i), valid == 2 ? __ldg(x + i + 1) : 0.f);
+    if (valid == 2 && pair) return ld(reinterpret_cast<const float2*>(x + i));
+    return make_float2(ld(x + i), valid == 2 ? ld(x + i + 1) : 0.f);
   }
   // y = x * s(beta_col + z) for pixels r, r + 1 of channel col.
   template <class TOut, bool kReadC>
@@ -71,11 +74,22 @@ struct GdnForwardHook {
     const float b = __ldg(beta + col);
     const float y0 = xv.x * gdn_scale(b + v0, inv), y1 = xv.y * gdn_scale(b + v1, inv);
     if (valid == 2 && pair) {
-      *reinterpret_cast<float2*>(ptr) = make_float2(y0, y1);
+      st(reinterpret_cast<float2*>(ptr), make_float2(y0, y1));
       return;
     }
-    ptr[0] = y0;
-    if (valid == 2) ptr[1] = y1;
+    st(ptr, y0);
+    if (valid == 2) st(ptr + 1, y1);
+  }
+  template <class T>
+  __device__ __forceinline__ static T ld(const T* q) {
+    return kStream ? __ldcs(q) : __ldg(q);
+  }
+  template <class T>
+  __device__ __forceinline__ static void st(T* q, T v) {
+    if (kStream)
+      __stcs(q, v);
+    else
+      *q = v;
   }
 };
 
@@ -108,9 +122,9 @@ bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) %
 // Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
 bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma); }
 
-template <bool kSplit3, int kGroup>
+template <bool kSplit3, bool kStream>
 gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
-  const GdnForwardHook<kSplit3, kGroup> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
+  const GdnForwardHook<kSplit3, kStream> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
   return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
                                                  true, false>(plan, env, hook)
                           : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
@@ -174,11 +188,13 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected gamma");
   plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
-  // TEMPORARY (run 7 measures both epilogue groupings in one device call; removed after it)
-  const char* grp = std::getenv("GPUOPT_GDN_SM90_EPI_GROUP");
-  if (grp != nullptr && grp[0] == '8')
-    return p.tf32 ? launch_forward<false, 8>(plan, p, env) : launch_forward<true, 8>(plan, p, env);
-  return p.tf32 ? launch_forward<false, 4>(plan, p, env) : launch_forward<true, 4>(plan, p, env);
+  // TEMPORARY (run 8 measures both cache policies in one device call; removed after it)
+  const char* cs = std::getenv("GPUOPT_GDN_SM90_STREAM");
+  if (cs != nullptr && cs[0] == '1')
+    return p.tf32 ? launch_forward<false, true>(plan, p, env)
+                  : launch_forward<true, true>(plan, p, env);
+  return p.tf32 ? launch_forward<false, false>(plan, p, env)
+                : launch_forward<true, false>(plan, p, env);
 }
 
 }  // namespace gpuopt
