@@ -182,6 +182,16 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
   if (!plan.p_regs || !plan.swap || plan.pingpong)
     return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gdn sm90_wgmma_fused: unexpected GEMM plan");
+  // TEMPORARY (run 8: clusters of 1, no multicast of gamma; removed after it)
+  const char* c1 = std::getenv("GPUOPT_GDN_SM90_CLUSTER1");
+  if (c1 != nullptr && c1[0] == '1' && plan.cluster > 1) {
+    sm90::Params& q1 = plan.params;
+    plan.cluster = 1;
+    q1.units_x = static_cast<int>((p.p + sm90::kBlockM - 1) / sm90::kBlockM);
+    q1.units_per_batch = q1.units_x * q1.tiles_y;
+    q1.total_units = q1.units_per_batch * static_cast<int>(p.n);
+    plan.grid = q1.total_units < env.device->sm_count ? q1.total_units : env.device->sm_count;
+  }
   // Q: gamma (or its split) for every image, k extent = its pitch (3 parts per k block in f32).
   if (!sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, q, pitch, p.c, pitch, 1, 0, kKBlock,
                             sm90::kBlockN / plan.cluster))
