@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,38 @@ using gput::GdnData;
 
 class Gdn : public gput::GpuTest {
  protected:
-  // Runs body(name) with each gdn variant forced, then restores auto dispatch.
+  // Whether this device can run the variant (sm90_wgmma_fused: sm_90 only).
+  bool available(const std::string& name) const {
+    const std::vector<std::string> names = gput::gdn_variant_names(ctx_);
+    for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+      if (names[i] != name) continue;
+      gpuopt_variant_info_t info{};
+      info.struct_size = sizeof info;
+      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_GDN, i, &info));
+      return info.available != 0;
+    }
+    return false;
+  }
+
+  // Whether the forced variant must refuse k's pass with GPUOPT_ERROR_UNSUPPORTED: the sm90
+  // variant runs the forward pass only, with H * W a multiple of 4 (TMA; x from cudaMalloc is
+  // 16-byte aligned); `fused` and `composed` run everything.
+  static bool refuses(const std::string& name, const GdnCase& k, bool backward) {
+    return name == "sm90_wgmma_fused" && (backward || k.pixels() % 4 != 0);
+  }
+
+  // Runs body(name) with each gdn variant this device can run forced (the others must refuse to
+  // be forced), then restores auto dispatch.
   template <class Body>
   void for_each_variant(Body body) {
     for (const std::string& name : gput::gdn_variant_names(ctx_)) {
       SCOPED_TRACE("variant " + name);
+      if (!available(name)) {
+        EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED,
+                      gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, name.c_str()));
+        std::printf("[   NOTE   ] gdn variant %s is not available on this device\n", name.c_str());
+        continue;
+      }
       ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, name.c_str()));
       body(name);
       ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, nullptr));
@@ -35,18 +63,29 @@ class Gdn : public gput::GpuTest {
     return name ? name : "<none>";
   }
 
-  // Forward and backward of k with the current variant, checked against the reference.
+  // Forward and backward of k with the current variant, checked against the reference; a pass
+  // the forced variant refuses (see refuses) must answer UNSUPPORTED and write nothing.
   void expect_correct(const GdnCase& k, const std::string& variant) {
     SCOPED_TRACE(k.str());
     GdnData d(k, rng_);
     ASSERT_TRUE(d.prepare(ctx_));
     d.poison();
-    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
-    sync();
-    if (!variant.empty()) {
-      EXPECT_EQ(last_variant(), variant);
+    if (refuses(variant, k, false)) {
+      EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, d.forward(ctx_, stream_));
+      sync();
+      EXPECT_TRUE(d.untouched()) << "a refused forward call wrote an output";
+    } else {
+      ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+      sync();
+      if (!variant.empty()) {
+        EXPECT_EQ(last_variant(), variant);
+      }
+      EXPECT_TRUE(d.check_forward());
     }
-    EXPECT_TRUE(d.check_forward());
+    if (refuses(variant, k, true)) {
+      EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, d.backward(ctx_, stream_));
+      return;
+    }
     ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
     sync();
     EXPECT_TRUE(d.check_backward());
@@ -54,8 +93,11 @@ class Gdn : public gput::GpuTest {
 
   static std::vector<GdnCase> odd_cases(gpuopt_compute_t compute, int inverse) {
     std::vector<GdnCase> out;
-    const std::int64_t shapes[][4] = {{1, 1, 1, 1},  {2, 3, 5, 7},  {3, 17, 1, 1},
-                                      {1, 64, 5, 7}, {2, 17, 5, 7}, {1, 3, 1, 1}};
+    // (H * W a multiple of 4 in the last four: the shapes sm90_wgmma_fused runs; 4 x 33: a
+    // partial second 128-pixel tile)
+    const std::int64_t shapes[][4] = {{1, 1, 1, 1},  {2, 3, 5, 7},  {3, 17, 1, 1}, {1, 64, 5, 7},
+                                      {2, 17, 5, 7}, {1, 3, 1, 1},  {1, 1, 4, 1},  {2, 3, 4, 5},
+                                      {1, 17, 2, 2}, {3, 64, 4, 33}};
     for (const auto& s : shapes) {
       out.push_back(gput::gdn_case(s[0], s[1], s[2], s[3], inverse, compute));
     }
@@ -79,6 +121,9 @@ TEST_F(Gdn, EveryVariantMultiTile) {
     for (gpuopt_compute_t mode : kModes) {
       const GdnCase k = gput::gdn_case(2, 200, 50, 45, mode == GPUOPT_COMPUTE_TF32, mode);
       expect_correct(k, name);
+      // H * W = 144 (a multiple of 4, two pixel tiles) and C = 260 > 256: two channel tiles on
+      // sm90_wgmma_fused
+      expect_correct(gput::gdn_case(1, 260, 16, 9, mode != GPUOPT_COMPUTE_TF32, mode), name);
     }
   });
 }
@@ -95,26 +140,36 @@ TEST_F(Gdn, EveryVariantPersistentTiles) {
 }
 
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
-  const GdnCase k = gput::gdn_case(2, 64, 9, 15);
-  GdnData d(k, rng_);
-  ASSERT_TRUE(d.prepare(ctx_));
-  d.poison();
-  ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
-  sync();
-  EXPECT_TRUE(d.check_forward());
-  EXPECT_EQ(last_variant(), "fused");  // the dispatch rule on sm_80 / sm_90 (gdn.hpp)
-  ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
-  sync();
-  EXPECT_TRUE(d.check_backward());
-  EXPECT_EQ(last_variant(), "fused");  // f32 backward: fused on sm_80 / sm_90 too
+  // The dispatch rule (gdn.hpp): `fused` on sm_80 / sm_90 (f32 backward too), except the forward
+  // pass with H * W a multiple of 4 on sm_90: sm90_wgmma_fused.
+  const std::string wgmma = available("sm90_wgmma_fused") ? "sm90_wgmma_fused" : "fused";
+  const struct {
+    GdnCase k;
+    std::string forward;
+  } rows[] = {{gput::gdn_case(2, 64, 9, 15), "fused"}, {gput::gdn_case(2, 64, 8, 15), wgmma}};
+  for (const auto& r : rows) {
+    SCOPED_TRACE(r.k.str());
+    GdnData d(r.k, rng_);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d.check_forward());
+    EXPECT_EQ(last_variant(), r.forward);
+    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d.check_backward());
+    EXPECT_EQ(last_variant(), "fused");
+  }
 }
 
 // The analytic gradient against central differences of L = sum dy * y (f64 forward), tiny case.
 TEST_F(Gdn, SmallBackwardMatchesFiniteDifferences) {
-  for_each_variant([&](const std::string&) {
+  for_each_variant([&](const std::string& name) {
     for (int inverse : {0, 1}) {
       const GdnCase k = gput::gdn_case(2, 3, 1, 2, inverse, GPUOPT_COMPUTE_F32);
       SCOPED_TRACE(k.str());
+      if (refuses(name, k, true)) continue;  // (a forward-only variant: nothing to check)
       GdnData d(k, rng_);
       ASSERT_TRUE(d.prepare(ctx_));
       d.poison();
@@ -152,14 +207,17 @@ TEST_F(Gdn, SmallBackwardMatchesFiniteDifferences) {
 }
 
 TEST_F(Gdn, EveryVariantCapturesAndReplays) {
-  for_each_variant([&](const std::string&) {
-    const GdnCase k = gput::gdn_case(2, 17, 5, 7);
+  for_each_variant([&](const std::string& name) {
+    // (4 x 5 pixels where the variant refuses 5 x 7; a refused pass is not captured)
+    const GdnCase k =
+        gput::gdn_case(2, 17, 5, refuses(name, gput::gdn_case(2, 17, 5, 7), false) ? 4 : 7);
+    const bool run_b = !refuses(name, k, true);
     GdnData d(k, rng_);
     ASSERT_TRUE(d.prepare(ctx_));
     d.poison();
     ASSERT_GPUOPT_OK(gpuopt_graph_begin(ctx_, stream_));
     const gpuopt_status_t f = d.forward(ctx_, stream_);
-    const gpuopt_status_t b = d.backward(ctx_, stream_);
+    const gpuopt_status_t b = run_b ? d.backward(ctx_, stream_) : GPUOPT_SUCCESS;
     gpuopt_graph_t g = nullptr;
     const gpuopt_status_t end = gpuopt_graph_end(stream_, &g);
     gput::Graph graph(g);
@@ -171,7 +229,9 @@ TEST_F(Gdn, EveryVariantCapturesAndReplays) {
     ASSERT_GPUOPT_OK(gpuopt_graph_launch(graph.get(), stream_));
     sync();
     EXPECT_TRUE(d.check_forward());
-    EXPECT_TRUE(d.check_backward());
+    if (run_b) {
+      EXPECT_TRUE(d.check_backward());
+    }
   });
 }
 

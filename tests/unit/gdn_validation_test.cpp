@@ -103,7 +103,14 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
   const std::size_t chunks = (p + gpuopt::kGdnDgammaChunk - 1) / gpuopt::kGdnDgammaChunk;
   EXPECT_GE(f.total - f.dgpart, n * chunks * c * c * 4);
   EXPECT_LE(f.total, bwd);
-  EXPECT_EQ(gpuopt::gdn_fused_layout(GPUOPT_GDN_FORWARD, n, c, p).total, 0u);
+  // forward: the split gamma of sm90_wgmma_fused, C x 3 * ceil32(C) floats
+  const auto ff = gpuopt::gdn_fused_layout(GPUOPT_GDN_FORWARD, n, c, p);
+  EXPECT_EQ(ff.gsplit, 0u);
+  EXPECT_GE(ff.total, static_cast<std::size_t>(c * 3 * 32 * 4));
+  EXPECT_LE(ff.total, fwd);
+  const auto fc = gpuopt::gdn_fused_layout(GPUOPT_GDN_FORWARD, 1, 300, 4);  // larger than x^2
+  EXPECT_EQ(fc.total, static_cast<std::size_t>(300 * 3 * 320 * 4));
+  EXPECT_EQ(gpuopt::gdn_workspace_bytes(GPUOPT_GDN_FORWARD, 1, 300, 4), fc.total);
   EXPECT_EQ(gpuopt::gdn_workspace_bytes(GPUOPT_GDN_BACKWARD, 0, c, p), 0u);
   // absurd shapes saturate rather than wrap
   EXPECT_EQ(gpuopt::gdn_workspace_bytes(GPUOPT_GDN_BACKWARD, INT64_C(1) << 40, INT64_C(1) << 20,
@@ -111,10 +118,12 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
+// f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it refuses
+// the backward pass and ranks below fused for tf32.
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
-  ASSERT_EQ(count, 2);
+  ASSERT_EQ(count, 3);
   gpuopt::GdnProblem p;
   p.n = 32;
   p.c = 256;
@@ -128,7 +137,20 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     const gpuopt::Choice c =
         gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(c.index, 0) << c.reason;
-    EXPECT_EQ(std::string(table[c.index].meta.name), r.want) << "cc " << r.cc;
+    EXPECT_EQ(std::string(table[c.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+        << "cc " << r.cc;
+    gpuopt::GdnProblem tf = p;  // tf32 forward: fused (faster than sm90_wgmma_fused, run 7)
+    tf.tf32 = true;
+    const gpuopt::Choice ctf =
+        gpuopt::choose_variant(table, count, tf, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(ctf.index, 0) << ctf.reason;
+    EXPECT_EQ(std::string(table[ctf.index].meta.name), r.want) << "tf32 forward, cc " << r.cc;
+    gpuopt::GdnProblem odd = p;
+    odd.p = 4095;
+    const gpuopt::Choice co =
+        gpuopt::choose_variant(table, count, odd, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(co.index, 0) << co.reason;
+    EXPECT_EQ(std::string(table[co.index].meta.name), r.want) << "H * W = 4095, cc " << r.cc;
     gpuopt::GdnProblem b = p;
     b.pass = GPUOPT_GDN_BACKWARD;
     const gpuopt::Choice cb =

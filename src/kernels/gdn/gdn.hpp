@@ -9,7 +9,8 @@
 //
 // Dispatch rule (measured, see docs/notes/gdn.md): `fused` when it can run (cc >= 8.0 with 108 KiB
 // of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
-// on the H200), `fused` only when forced.
+// on the H200), `fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
+// of 4: `sm90_wgmma_fused`.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -41,11 +42,13 @@ struct GdnProblem {
 // 256-byte aligned) and the total. Sizes saturate at SIZE_MAX instead of wrapping.
 // composed: X^2 (later U = gamma^T T) in both passes; backward adds T, a ones vector
 //   (max(P, N)), per-image dbeta sums (N x C) and per-image dgamma (N x C x C, in dgpart).
-// fused: nothing forward; backward T, dbeta partials (N * ptiles x C) and dgamma split-K
+// fused: forward the split gamma of sm90_wgmma_fused (C x 3 * ceil32(C): TF32 hi/lo parts per
+//   32-deep k block); backward T, dbeta partials (N * ptiles x C) and dgamma split-K
 //   partials (N * chunks x C x C).
 struct GdnWorkspaceLayout {
   std::size_t x2 = 0, t = 0, ones = 0, rowsums = 0;  // composed pieces
   std::size_t bpart = 0, dgpart = 0;                 // fused (t, dgpart shared in name)
+  std::size_t gsplit = 0;                            // sm90_wgmma_fused forward
   std::size_t total = 0;
 };
 GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,
@@ -74,11 +77,14 @@ constexpr std::int64_t kGdnDgammaChunk = 2048;
 
 gpuopt_status_t gdn_launch_composed(const GdnProblem& p, const ExecEnv& env);
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env);
+// sm90_wgmma_fused (sm_90a): the forward pass on the sm90 TMA + wgmma GEMM kernel with hooks.
+const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
+gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env);
 
 // Backward with no pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma, const ExecEnv& env);
 
-// The table, in ladder order (composed, fused).
+// The table, in ladder order (composed, fused, sm90_wgmma_fused).
 const Variant<GdnProblem>* gdn_variants(int* count);
 
 }  // namespace gpuopt

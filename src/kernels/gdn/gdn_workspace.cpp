@@ -50,7 +50,12 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
                                     std::int64_t p) {
   GdnWorkspaceLayout l;
   const std::size_t tensor = mul(mul(u(n), u(c)), u(p));
-  if (pass == GPUOPT_GDN_FORWARD || tensor == 0) return l;
+  if (tensor == 0) return l;
+  if (pass == GPUOPT_GDN_FORWARD) {
+    const std::size_t cp = (u(c) + 31) / 32 * 32;
+    l.gsplit = place(&l, mul(mul(u(c), cp), 3));
+    return l;
+  }
   const std::size_t ptiles = (u(p) + kGdnTile - 1) / kGdnTile;
   const std::size_t chunks = (u(p) + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   l.t = place(&l, tensor);

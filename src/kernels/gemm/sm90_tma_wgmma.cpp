@@ -23,32 +23,6 @@ CUtensorMapDataType tma_type(gpuopt_dtype_t t) {
   }
 }
 
-// Tensor map of one operand as stored: `inner` contiguous elements per line, `outer` lines at
-// ld elements, `batch` matrices at stride elements; boxes of box_inner x box_outer x 1 landing
-// 128-byte swizzled in shared memory. Out-of-range box elements read as zero.
-bool encode(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std::int64_t inner,
-            std::int64_t outer, std::int64_t ld, std::int64_t batch, std::int64_t stride,
-            int box_inner, int box_outer) {
-  const DriverApi& drv = driver_api();
-  if (!drv.cuTensorMapEncodeTiled) return false;
-  const std::uint64_t e = dtype_size(type);
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
-                              static_cast<cuuint64_t>(batch)};
-  // A single matrix still gets a rank-3 map; its unused batch stride is the matrix's extent.
-  const cuuint64_t strides[2] = {
-      static_cast<cuuint64_t>(ld) * e,
-      batch > 1 ? static_cast<cuuint64_t>(stride) * e
-                : static_cast<cuuint64_t>(ld) * e * static_cast<cuuint64_t>(outer)};
-  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer),
-                             1};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  CUresult r = drv.cuTensorMapEncodeTiled(
-      map, tma_type(type), 3, const_cast<void*>(base), dims, strides, box, elem_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
-}
-
 const char* check_types(const GemmProblem& p) {
   switch (p.a_type) {
     case GPUOPT_DTYPE_BF16:
@@ -84,6 +58,30 @@ const char* check_alignment(const GemmProblem& p) {
 }
 
 }  // namespace
+
+// (declared in sm90_tma_wgmma.hpp)
+bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std::int64_t inner,
+                    std::int64_t outer, std::int64_t ld, std::int64_t batch, std::int64_t stride,
+                    int box_inner, int box_outer) {
+  const DriverApi& drv = driver_api();
+  if (!drv.cuTensorMapEncodeTiled) return false;
+  const std::uint64_t e = dtype_size(type);
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
+                              static_cast<cuuint64_t>(batch)};
+  // A single matrix still gets a rank-3 map; its unused batch stride is the matrix's extent.
+  const cuuint64_t strides[2] = {
+      static_cast<cuuint64_t>(ld) * e,
+      batch > 1 ? static_cast<cuuint64_t>(stride) * e
+                : static_cast<cuuint64_t>(ld) * e * static_cast<cuuint64_t>(outer)};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer),
+                             1};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  CUresult r = drv.cuTensorMapEncodeTiled(
+      map, tma_type(type), 3, const_cast<void*>(base), dims, strides, box, elem_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS;
+}
 
 int schedule_override = -1;
 
@@ -132,14 +130,14 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   const std::int64_t st_q = plan->swap ? p.stride_b : p.stride_a;
   plan->p_kmajor = !plan->swap && p.trans_b == GPUOPT_TRANS_N;
   plan->q_kmajor = plan->swap || p.trans_a == GPUOPT_TRANS_T;
-  const bool ok_p =
-      plan->p_kmajor
-          ? encode(&plan->map_p, p.a_type, src_p, p.k, ext_p, ld_p, p.batch, st_p, kk, kBlockM)
-          : encode(&plan->map_p, p.a_type, src_p, ext_p, p.k, ld_p, p.batch, st_p, kk, kk);
-  const bool ok_q = plan->q_kmajor ? encode(&plan->map_q, p.a_type, src_q, p.k, ext_q, ld_q,
-                                            p.batch, st_q, kk, block_n / cluster)
-                                   : encode(&plan->map_q, p.a_type, src_q, ext_q, p.k, ld_q,
-                                            p.batch, st_q, kk, kk);
+  const bool ok_p = plan->p_kmajor ? encode_tma_map(&plan->map_p, p.a_type, src_p, p.k, ext_p, ld_p,
+                                                    p.batch, st_p, kk, kBlockM)
+                                   : encode_tma_map(&plan->map_p, p.a_type, src_p, ext_p, p.k, ld_p,
+                                                    p.batch, st_p, kk, kk);
+  const bool ok_q = plan->q_kmajor ? encode_tma_map(&plan->map_q, p.a_type, src_q, p.k, ext_q, ld_q,
+                                                    p.batch, st_q, kk, block_n / cluster)
+                                   : encode_tma_map(&plan->map_q, p.a_type, src_q, ext_q, p.k, ld_q,
+                                                    p.batch, st_q, kk, kk);
   if (!ok_p || !ok_q) return "cuTensorMapEncodeTiled rejected the operands' extents or strides";
 
   Params& q = plan->params;

@@ -4,6 +4,8 @@
 #pragma once
 #include <cuda.h>
 
+#include <cstdint>
+
 #include "kernels/gemm/gemm.hpp"
 
 namespace gpuopt {
@@ -83,6 +85,13 @@ struct Plan {
 // Tuning hook for scratch harnesses: -1 (default) lets make_plan choose the 16-bit schedule,
 // 0 forces the cooperative one, 1 ping-pong (when built with GPUOPT_SM90_PINGPONG).
 extern int schedule_override;
+
+// Tensor map of one operand as stored: `inner` contiguous elements per line, `outer` lines at
+// ld elements, `batch` matrices at stride elements; boxes of box_inner x box_outer x 1 landing
+// 128-byte swizzled in shared memory. false when the driver refuses it.
+bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std::int64_t inner,
+                    std::int64_t outer, std::int64_t ld, std::int64_t batch, std::int64_t stride,
+                    int box_inner, int box_outer);
 
 // Fills plan for p on dev; nullptr on success, else why the variant cannot run p.
 const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan);

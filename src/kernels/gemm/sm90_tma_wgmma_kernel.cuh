@@ -118,6 +118,35 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
   }
 }
 
+// Hooks of the register-P path, for fused users of this kernel (the GDN variant
+// sm90_wgmma_fused): a Hook type with these members is a template argument of the kernel and
+// travels beside Params. IdentityHook (the GEMM's) compiles to the plain GEMM.
+//   kPRepeat: each k block of P serves kPRepeat consecutive k blocks of Q (P's k block is
+//     kb / kPRepeat): several products of one P block with different Q data (3xTF32 parts).
+//   kQShared: Q is the same matrix for every batch (its map has one batch, coordinate 0).
+//   operand(a, kb): rewrites the 16 P registers of k block kb after their shared loads.
+//   Pre, load(ptr, col, valid, pair): what the store of rows r, r + 1 of column col needs from
+//     memory, read for the kEpiGroup j steps of a group before their stores (a serial
+//     load-use-store chain per column cost the first GDN build 2.4x: docs/notes/gdn.md, run 6).
+//   store<TOut, kReadC>(ptr, col, v0, v1, valid, pair, p, pre): writes rows r, r + 1 (valid of
+//     them) of column col of C at ptr; the identity is store_pair's alpha * v + beta * C.
+struct IdentityHook {
+  static constexpr int kPRepeat = 1;
+  static constexpr int kEpiGroup = 32;  // (no loads: one group, the plain store loop)
+  static constexpr bool kQShared = false;
+  struct Pre {};
+  __device__ __forceinline__ void operand(std::uint32_t (&)[16], int) const {}
+  template <class TOut>
+  __device__ __forceinline__ Pre load(const TOut*, int, int, bool) const {
+    return {};
+  }
+  template <class TOut, bool kReadC>
+  __device__ __forceinline__ void store(TOut* ptr, int, float v0, float v1, int valid, bool pair,
+                                        const Params& p, const Pre&) const {
+    store_pair<TOut, kReadC>(ptr, v0, v1, valid, pair, p.alpha, p.beta);
+  }
+};
+
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 // Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
@@ -170,9 +199,11 @@ __device__ __forceinline__ RegRows reg_rows() {
 
 // Epilogue of the register-P path: rows prow, prow + 1 of D (see reg_rows). kSwap: D(r, c) =
 // C(r, c) (rows r, r + 1 of a column of C: one pair); else D(r, c) = C(c, r) as in `epilogue`.
-template <class TOut, bool kReadC, bool kSwap>
+template <class TOut, bool kReadC, bool kSwap, class Hook>
 __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Params& p, TileCoord tc,
-                                              int consumer) {
+                                              int consumer, const Hook& hook) {
+  constexpr int kEpiGroup = Hook::kEpiGroup;
+  static_assert(32 % kEpiGroup == 0, "epilogue groups of j steps");
   const int lane = threadIdx.x & 31;
   const int r0 = tc.x * kBlockM + consumer * 64 + reg_rows().prow;  // D row (P extent: p.n)
   const int c0 = tc.y * kBlockN + 2 * (lane & 3);                   // D column (p.m)
@@ -182,13 +213,28 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
     const int valid = p.n - r0 >= 2 ? 2 : (p.n - r0 == 1 ? 1 : 0);
     if (valid == 0) return;
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j0 = 0; j0 < 32; j0 += kEpiGroup) {
+      typename Hook::Pre pre[kEpiGroup][2] = {};
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int c = c0 + 8 * j + e;
-        if (c >= p.m) continue;
-        store_pair<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, d[4 * j + e],
-                                 d[4 * j + 2 + e], valid, pair, p.alpha, p.beta);
+      for (int j = j0; j < j0 + kEpiGroup; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = c0 + 8 * j + e;
+          if (c < p.m)
+            pre[j - j0][e] =
+                hook.load(base + static_cast<long long>(c) * p.ldc + r0, c, valid, pair);
+        }
+      }
+#pragma unroll
+      for (int j = j0; j < j0 + kEpiGroup; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = c0 + 8 * j + e;
+          if (c >= p.m) continue;
+          hook.template store<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, c,
+                                            d[4 * j + e], d[4 * j + 2 + e], valid, pair, p,
+                                            pre[j - j0][e]);
+        }
       }
     }
   } else {
@@ -198,12 +244,22 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
       if (r >= p.n) continue;
       TOut* column = base + static_cast<long long>(r) * p.ldc;
 #pragma unroll
-      for (int j = 0; j < 32; ++j) {
-        const int i = c0 + 8 * j;
-        const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
-        if (valid == 0) continue;
-        store_pair<TOut, kReadC>(column + i, d[4 * j + 2 * half], d[4 * j + 2 * half + 1], valid,
-                                 pair, p.alpha, p.beta);
+      for (int j0 = 0; j0 < 32; j0 += kEpiGroup) {
+        typename Hook::Pre pre[kEpiGroup] = {};
+#pragma unroll
+        for (int j = j0; j < j0 + kEpiGroup; ++j) {
+          const int i = c0 + 8 * j;
+          const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
+          if (valid != 0) pre[j - j0] = hook.load(column + i, r, valid, pair);
+        }
+#pragma unroll
+        for (int j = j0; j < j0 + kEpiGroup; ++j) {
+          const int i = c0 + 8 * j;
+          const int valid = p.m - i >= 2 ? 2 : (p.m - i == 1 ? 1 : 0);
+          if (valid == 0) continue;
+          hook.template store<TOut, kReadC>(column + i, r, d[4 * j + 2 * half],
+                                            d[4 * j + 2 * half + 1], valid, pair, p, pre[j - j0]);
+        }
       }
     }
   }
@@ -219,11 +275,13 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
 // wgmma reads only K-major shared operands; kSwap: P = op(A), Q = op(B)^T (D(i, j) = C(i, j)).
 // kPP: the ping-pong schedule (Cfg<true>): each consumer computes whole kBlockM x kPpBlockN tiles
 // with two m64n128 wgmma per k step, the consumers taking alternate tiles of the CTA's sequence.
+// Hook: IdentityHook, or a fused user's hooks of the register-P path (see IdentityHook).
 template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs = false,
-          bool kSwap = false, bool kPP = false>
+          bool kSwap = false, bool kPP = false, class Hook = IdentityHook>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_sm90_tma_wgmma_kernel(const __grid_constant__ CUtensorMap map_p,
-                               const __grid_constant__ CUtensorMap map_q, const Params p) {
+                               const __grid_constant__ CUtensorMap map_q, const Params p,
+                               const Hook hook) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Mma = MmaFor<TIn>;
   using Cf = Cfg<kPP>;
@@ -243,6 +301,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   static_assert(!kSwap || kPRegs, "swapped roles only on the register-P path");
   static_assert(kQK || kElem == 2, "MN-major operands need a 16-bit type");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2");
+  static_assert(kPRegs || std::is_same<Hook, IdentityHook>::value, "hooks: register-P path only");
   constexpr int kQRows = Cf::kBN / kCluster;  // rows of Q this CTA loads (and multicasts)
 
   extern __shared__ unsigned char smem_raw[];
@@ -287,31 +346,32 @@ __global__ void __launch_bounds__(kThreads, 1)
           const std::uint32_t full = full0 + 8 * stage;
           mbar_arrive_expect_tx(full, Cf::kStage);
           const std::uint32_t sp = tiles + stage * Cf::kStage, sq = sp + kTilePBytes;
-          const int k0 = kb * kKElems;
+          const int k0 = kb * kKElems, kp = (kb / Hook::kPRepeat) * kKElems;
+          const int qb = Hook::kQShared ? 0 : tc.b;
           if constexpr (kPK) {
-            tma_load_3d(sp, &map_p, full, k0, x0, tc.b);
+            tma_load_3d(sp, &map_p, full, kp, x0, tc.b);
           } else {
 #pragma unroll
             for (int c = 0; c < kBlockM / kMnBox; ++c)
-              tma_load_3d(sp + c * kChunkBytes, &map_p, full, x0 + c * kMnBox, k0, tc.b);
+              tma_load_3d(sp + c * kChunkBytes, &map_p, full, x0 + c * kMnBox, kp, tc.b);
           }
           // Q: this CTA's kQRows rows; with a cluster, multicast into both CTAs (each CTA's
           // full barrier expects the whole stage: its P, its half of Q and the peer's half).
           if constexpr (kQK) {
             const std::uint32_t dst = sq + rank * kQRows * kRowBytes;
             if constexpr (kCluster > 1)
-              tma_load_3d_multicast(dst, &map_q, full, k0, y0 + rank * kQRows, tc.b, 0x3);
+              tma_load_3d_multicast(dst, &map_q, full, k0, y0 + rank * kQRows, qb, 0x3);
             else
-              tma_load_3d(dst, &map_q, full, k0, y0, tc.b);
+              tma_load_3d(dst, &map_q, full, k0, y0, qb);
           } else {
 #pragma unroll
             for (int i = 0; i < kQRows / kMnBox; ++i) {
               const int c = rank * (kQRows / kMnBox) + i;
               if constexpr (kCluster > 1)
-                tma_load_3d_multicast(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, tc.b,
+                tma_load_3d_multicast(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, qb,
                                       0x3);
               else
-                tma_load_3d(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, tc.b);
+                tma_load_3d(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, qb);
             }
           }
           if (++stage == Cf::kNumStages) {
@@ -430,6 +490,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           lds64(sp + off0 + 1024 * s, a[4 * s], a[4 * s + 1]);
           lds64(sp + off1 + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
         }
+        hook.operand(a, kb);
         fence_operands(d);
         wgmma_fence();
 #pragma unroll
@@ -462,9 +523,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         fence_regs(a1);
         release(prev);
         if (p.beta == 0.f)
-          epilogue_regs<TOut, false, kSwap>(d, p, tc, consumer);
+          epilogue_regs<TOut, false, kSwap>(d, p, tc, consumer, hook);
         else
-          epilogue_regs<TOut, true, kSwap>(d, p, tc, consumer);
+          epilogue_regs<TOut, true, kSwap>(d, p, tc, consumer, hook);
       }
     } else {
       for (int u = cluster_id; u < p.total_units; u += num_clusters) {

@@ -34,10 +34,12 @@ int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
   return n;
 }
 
+// hook: the register-P path's hooks (IdentityHook for the GEMM; see the kernel).
 template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, bool kSwap,
-          bool kPP>
-gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
-  auto* kernel = gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP>;
+          bool kPP, class Hook = IdentityHook>
+gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook& hook = Hook{}) {
+  auto* kernel =
+      gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
@@ -59,8 +61,8 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env) {
   const int resident = max_active_clusters<kCluster>(kernel, cfg);
   if (resident > 0 && plan.grid > resident * kCluster)
     cfg.gridDim = dim3(static_cast<unsigned>(resident * kCluster));
-  GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, plan.params), env.fn,
-                  "gemm sm90_tma_wgmma kernel launch");
+  GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, plan.params, hook),
+                  env.fn, "gemm sm90_tma_wgmma kernel launch");
   return check_launch(env.fn, "gemm sm90_tma_wgmma kernel launch");
 }
 

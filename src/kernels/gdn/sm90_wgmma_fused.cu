@@ -1,0 +1,193 @@
+// gdn sm90_wgmma_fused (sm_90a): the fused GDN forward pass on the sm90 TMA + wgmma GEMM kernel
+// (kernels/gemm/sm90_tma_wgmma_kernel.cuh, its register-P path with hooks), i.e. the `fused`
+// design on Hopper's asynchronous tensor cores instead of mma.sync.
+//   The mix of image n is the batched NN GEMM (gpuopt column-major terms) Z^T (P x C, ld P) =
+//   X^T (P x C view of x_n) * gamma^T (B(j, i) = gamma[i][j], ld C): m = pixels, n = out
+//   channels, k = in channels. x tiles come through TMA as the MN-major operand that the kernel
+//   reads into registers; the operand hook squares them (and rounds to TF32) there, so no x^2
+//   tensor exists; the epilogue hook writes y = x * s(beta + z) (x re-read through L2).
+//   f32 mode is 3xTF32: gamma is split once (gdn_split_gamma) into a workspace matrix whose
+//   rows hold, per 32-deep k block, [gamma_hi | gamma_lo | gamma_hi]; each x block serves three
+//   consecutive k blocks (kPRepeat = 3) as x2_lo, x2_hi, x2_hi: z = x2_lo g_hi + x2_hi g_lo +
+//   x2_hi g_hi, f32 accumulation (the small terms first).
+//   tf32 mode: gamma straight from the caller when TMA can read it (C % 4 == 0, 16-byte base;
+//   the tensor cores then truncate it to TF32), else a TF32-rounded padded copy.
+// H200, N = 32, C = 256, 64 x 64 (run 8, 049fb40, the streaming-hint build): f32 0.304 ms
+// (1.95x composed; `fused` 0.350), tf32 0.227 ms (`fused` 0.194 stays the tf32 path): the main
+// loop is ~0.034 ms per set of wgmma; the rest is the epilogue, which overlaps no wgmma in the
+// cooperative schedule. docs/notes/gdn.md.
+#include <cstdint>
+
+#include "common/launch.hpp"
+#include "kernels/gdn/gdn.hpp"
+#include "kernels/gdn/gdn_math.cuh"
+#include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
+#include "runtime/error.hpp"
+
+namespace gpuopt {
+// (a named namespace: the hook's constants are used only by the sm_90a device pass)
+namespace gdn_sm90 {
+
+constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
+
+// v rounded to nearest TF32 (ties away), low 13 bits cleared.
+__device__ __forceinline__ std::uint32_t tf32_bits(float v) {
+  return (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
+}
+
+// The forward pass's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
+// Epilogue: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores (no
+// spills; 8: 12 bytes of spills and slower, run 7); x loads and y stores with the streaming
+// (evict-first) cache hints, so the y stream does not push the x tiles later epilogues re-read
+// out of L2 (-11% tf32, -7% f32, run 8).
+template <bool kSplit3>
+struct GdnForwardHook {
+  static constexpr int kPRepeat = kSplit3 ? 3 : 1;
+  static constexpr int kEpiGroup = 4;
+  static constexpr bool kQShared = true;  // gamma: one matrix for every image
+  const float* x;
+  const float* beta;
+  const float* y;  // C's base: an element's offset from it is its offset in x
+  int inverse;
+  // x -> x^2 as TF32; 3xTF32 part kb % 3: 0 -> lo, 1 and 2 -> hi.
+  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
+    const bool lo = kSplit3 && kb % 3 == 0;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const float v = __uint_as_float(a[i]);
+      const float sq = v * v;
+      const std::uint32_t hi = tf32_bits(sq);
+      a[i] = lo ? tf32_bits(sq - __uint_as_float(hi)) : hi;
+    }
+  }
+  // x at pixels r, r + 1 of channel col, read before the group's stores (beta: an L1 hit).
+  using Pre = float2;
+  template <class TOut>
+  __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
+    const long long i = ptr - y;
+    if (valid == 2 && pair) return ld(reinterpret_cast<const float2*>(x + i));
+    return make_float2(ld(x + i), valid == 2 ? ld(x + i + 1) : 0.f);
+  }
+  // y = x * s(beta_col + z) for pixels r, r + 1 of channel col.
+  template <class TOut, bool kReadC>
+  __device__ __forceinline__ void store(TOut* ptr, int col, float v0, float v1, int valid,
+                                        bool pair, const sm90::Params&, const Pre& xv) const {
+    const bool inv = inverse != 0;
+    const float b = __ldg(beta + col);
+    const float y0 = xv.x * gdn_scale(b + v0, inv), y1 = xv.y * gdn_scale(b + v1, inv);
+    if (valid == 2 && pair) {
+      st(reinterpret_cast<float2*>(ptr), make_float2(y0, y1));
+      return;
+    }
+    st(ptr, y0);
+    if (valid == 2) st(ptr + 1, y1);
+  }
+  template <class T>
+  __device__ __forceinline__ static T ld(const T* q) {
+    return __ldcs(q);
+  }
+  template <class T>
+  __device__ __forceinline__ static void st(T* q, T v) {
+    __stcs(q, v);
+  }
+};
+
+}  // namespace gdn_sm90
+
+namespace {
+
+using gdn_sm90::GdnForwardHook;
+using gdn_sm90::kKBlock;
+using gdn_sm90::tf32_bits;
+
+// out (C rows of parts * cp floats): per 32-deep k block of row i, `parts` copies of gamma's
+// block as TF32: 1 part: the rounded value; 3 parts: [hi, lo, hi] with hi + lo ~ gamma to f32
+// accuracy. Zero beyond column C (the padded k).
+__global__ void gdn_split_gamma(const float* gamma, int c, int cp, int parts, float* out) {
+  const long long pitch = static_cast<long long>(parts) * cp;
+  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (e >= pitch * c) return;
+  const int i = static_cast<int>(e / pitch);
+  const int r = static_cast<int>(e - i * pitch);
+  const int blk = r / (parts * kKBlock), part = (r / kKBlock) % parts;
+  const int j = blk * kKBlock + r % kKBlock;
+  const float g = j < c ? gamma[static_cast<long long>(i) * c + j] : 0.f;
+  const std::uint32_t hi = tf32_bits(g);
+  out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
+// Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
+bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma); }
+
+template <bool kSplit3>
+gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
+  const GdnForwardHook<kSplit3> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
+  return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
+                                                 true, false>(plan, env, hook)
+                          : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
+                                plan, env, hook);
+}
+
+}  // namespace
+
+const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev) {
+  if (p.pass != GPUOPT_GDN_FORWARD) return "forward pass only (the backward pass runs on `fused`)";
+  if (dev.smem_optin < static_cast<std::size_t>(sm90::kSmemBytes))
+    return "needs 193 KiB of shared memory per block";
+  if (p.p % 4 != 0) return "TMA needs H * W to be a multiple of 4 (16-byte pixel rows)";
+  if (!aligned16(p.x)) return "TMA needs x aligned to 16 bytes";
+  if (p.p > 2147483647 || p.c > 2147483647 / 3 || p.n > 2147483647)
+    return "extents must fit the kernel's int32 scheduler";
+  return nullptr;
+}
+
+gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env) {
+  if (const char* why = gdn_can_sm90_wgmma_fused(p, *env.device))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
+  const bool direct = gamma_direct(p);
+  const int parts = p.tf32 ? 1 : 3;
+  const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
+  const std::int64_t pitch = direct ? p.c : parts * cp;  // Q's k extent and row pitch
+  const float* q = p.gamma;
+  if (!direct) {
+    const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_FORWARD, p.n, p.c, p.p);
+    float* split = gdn_ws_floats(p, l.gsplit);
+    const long long count = pitch * p.c;
+    gdn_split_gamma<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
+        p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, split);
+    GPUOPT_TRY(check_launch(env.fn, "gdn sm90_wgmma_fused gamma split kernel"));
+    q = split;
+  }
+  // Z^T = X^T gamma^T per image: NN, A = x (P x C, ld P), B(j, i) = gamma[i][j] (ld C).
+  GemmProblem g;
+  g.m = p.p;
+  g.n = p.c;
+  g.k = p.c;
+  g.compute = GPUOPT_COMPUTE_TF32;
+  g.A = p.x;
+  g.lda = p.p;
+  g.stride_a = p.c * p.p;
+  g.B = q;
+  g.ldb = pitch;
+  g.stride_b = pitch * p.c;  // (placeholder: the map of Q is re-encoded below with one matrix)
+  g.C = p.y;
+  g.ldc = p.p;
+  g.stride_c = p.c * p.p;
+  g.batch = p.n;
+  sm90::Plan plan;
+  if (const char* why = sm90::make_plan(g, *env.device, &plan))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
+  if (!plan.p_regs || !plan.swap || plan.pingpong)
+    return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gdn sm90_wgmma_fused: unexpected GEMM plan");
+  // Q: gamma (or its split) for every image, k extent = its pitch (3 parts per k block in f32).
+  if (!sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, q, pitch, p.c, pitch, 1, 0, kKBlock,
+                            sm90::kBlockN / plan.cluster))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected gamma");
+  plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
+  return p.tf32 ? launch_forward<false>(plan, p, env) : launch_forward<true>(plan, p, env);
+}
+
+}  // namespace gpuopt
