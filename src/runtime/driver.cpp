@@ -56,4 +56,16 @@ const char* driver_error_name(CUresult r) {
   return "CUDA driver error";
 }
 
+bool encode_tiled_map(CUtensorMap* map, CUtensorMapDataType type, int rank, const void* base,
+                      const cuuint64_t* dims, const cuuint64_t* byte_strides, const cuuint32_t* box,
+                      CUtensorMapSwizzle swizzle) {
+  const DriverApi& drv = driver_api();
+  if (!drv.cuTensorMapEncodeTiled || rank < 1 || rank > 5) return false;
+  const cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
+  return drv.cuTensorMapEncodeTiled(
+             map, type, static_cast<cuuint32_t>(rank), const_cast<void*>(base), dims, byte_strides,
+             box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 }  // namespace gpuopt

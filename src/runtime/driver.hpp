@@ -28,6 +28,14 @@ struct DriverApi {
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).
 const DriverApi& driver_api();
 
+// A tiled TMA tensor map of a rank-`rank` (1-5) array: dims[0] contiguous elements, byte_strides
+// of dims 1 .. rank-1, boxes of box[] elements (element strides 1, no interleave, L2 promotion of
+// 256 bytes, out-of-range elements read as zero, stores clipped). False when the driver lacks
+// cuTensorMapEncodeTiled or rejects the layout (extents, strides, alignment, box).
+bool encode_tiled_map(CUtensorMap* map, CUtensorMapDataType type, int rank, const void* base,
+                      const cuuint64_t* dims, const cuuint64_t* byte_strides, const cuuint32_t* box,
+                      CUtensorMapSwizzle swizzle);
+
 // "CUDA_ERROR_X" for a driver result.
 const char* driver_error_name(CUresult r);
 

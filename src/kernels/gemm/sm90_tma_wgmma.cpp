@@ -63,8 +63,6 @@ const char* check_alignment(const GemmProblem& p) {
 bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std::int64_t inner,
                     std::int64_t outer, std::int64_t ld, std::int64_t batch, std::int64_t stride,
                     int box_inner, int box_outer) {
-  const DriverApi& drv = driver_api();
-  if (!drv.cuTensorMapEncodeTiled) return false;
   const std::uint64_t e = dtype_size(type);
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
                               static_cast<cuuint64_t>(batch)};
@@ -75,12 +73,8 @@ bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std
                 : static_cast<cuuint64_t>(ld) * e * static_cast<cuuint64_t>(outer)};
   const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer),
                              1};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  CUresult r = drv.cuTensorMapEncodeTiled(
-      map, tma_type(type), 3, const_cast<void*>(base), dims, strides, box, elem_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
+  return encode_tiled_map(map, tma_type(type), 3, base, dims, strides, box,
+                          CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 int schedule_override = -1;

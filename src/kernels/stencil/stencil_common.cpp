@@ -90,8 +90,6 @@ std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdPa
 namespace stencil {
 
 bool encode_plane_map(CUtensorMap* map, const StencilProblem& p, int box_cols, int box_rows) {
-  const DriverApi& drv = driver_api();
-  if (!drv.cuTensorMapEncodeTiled) return false;
   const std::uint64_t e = p.elem();
   const std::uint64_t nz = p.dims == 3 ? static_cast<std::uint64_t>(p.nz) : 1;
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.nx), static_cast<cuuint64_t>(p.ny), nz};
@@ -101,15 +99,10 @@ bool encode_plane_map(CUtensorMap* map, const StencilProblem& p, int box_cols, i
                                                   : row * static_cast<std::uint64_t>(p.ny)};
   const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows),
                              1};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  const CUresult r = drv.cuTensorMapEncodeTiled(
-      map,
-      p.dtype == GPUOPT_DTYPE_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
-                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-      3, const_cast<void*>(p.in), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
+  return encode_tiled_map(map,
+                          p.dtype == GPUOPT_DTYPE_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
+                                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                          3, p.in, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 }  // namespace stencil

@@ -242,8 +242,6 @@ CUtensorMapDataType word_type(std::size_t bytes) {
 // The rank-3 tensor map of A: {i < rows, line / V < cols / V, line % V < V} with strides V lda and
 // lda elements; boxes of {128 bytes, 32, V}, 128-byte swizzle, out-of-range elements read as zero.
 bool encode_a(CUtensorMap* map, const TransposeProblem& p) {
-  const DriverApi& drv = driver_api();
-  if (!drv.cuTensorMapEncodeTiled) return false;
   const std::size_t e = transpose_elem_size(p.dtype);
   const cuuint64_t v = 16 / e;
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.rows), static_cast<cuuint64_t>(p.cols) / v,
@@ -252,29 +250,21 @@ bool encode_a(CUtensorMap* map, const TransposeProblem& p) {
                                  static_cast<cuuint64_t>(p.lda) * e};
   const cuuint32_t box[3] = {static_cast<cuuint32_t>(kRowBytes / e), 32,
                              static_cast<cuuint32_t>(v)};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  return drv.cuTensorMapEncodeTiled(map, word_type(e), 3, const_cast<void*>(p.A), dims, strides,
-                                    box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  return encode_tiled_map(map, word_type(e), 3, p.A, dims, strides, box,
+                          CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 // The rank-2 tensor map of B for TMA stores: {j < cols, i < rows}, pitch ldb; boxes of 32 V
 // columns (512-byte lines) by the 128 / element size lines of a one-box tile, no swizzle; the
 // stores clip at the borders.
 bool encode_b(CUtensorMap* map, const TransposeProblem& p) {
-  const DriverApi& drv = driver_api();
-  if (!drv.cuTensorMapEncodeTiled) return false;
   const std::size_t e = transpose_elem_size(p.dtype);
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.cols), static_cast<cuuint64_t>(p.rows)};
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldb) * e};
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(512 / e),
                              static_cast<cuuint32_t>(kRowBytes / e)};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  return drv.cuTensorMapEncodeTiled(map, word_type(e), 2, p.B, dims, strides, box, elem_strides,
-                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  return encode_tiled_map(map, word_type(e), 2, p.B, dims, strides, box,
+                          CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 long long tiles_i_of(const TransposeProblem& p, int boxes) {
