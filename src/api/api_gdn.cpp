@@ -110,11 +110,12 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(
   return guarded(kFn, [&] {
     GdnShape s;
     GPUOPT_TRY(begin(kFn, ctx, stream, desc, beta, gamma, &s));
-    if (s.total == 0) return GPUOPT_SUCCESS;
-    GPUOPT_TRY(check_floats(kFn, *ctx, "x", x, s.total));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "y", y, s.total));
-    GPUOPT_TRY(check_disjoint(kFn, "y", y, "x", x, s.total));
-    GPUOPT_TRY(check_workspace(kFn, *ctx, GPUOPT_GDN_FORWARD, s, workspace, workspace_bytes));
+    if (s.total > 0) {  // no pixels: x, y and the workspace are not touched (variants: no-op)
+      GPUOPT_TRY(check_floats(kFn, *ctx, "x", x, s.total));
+      GPUOPT_TRY(check_floats(kFn, *ctx, "y", y, s.total));
+      GPUOPT_TRY(check_disjoint(kFn, "y", y, "x", x, s.total));
+      GPUOPT_TRY(check_workspace(kFn, *ctx, GPUOPT_GDN_FORWARD, s, workspace, workspace_bytes));
+    }
     gpuopt::GdnProblem p =
         problem_of(GPUOPT_GDN_FORWARD, s, x, beta, gamma, workspace, workspace_bytes);
     p.y = y;
@@ -134,14 +135,14 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gdn_backward(
     GPUOPT_TRY(check_floats(kFn, *ctx, "dbeta", dbeta, c));
     GPUOPT_TRY(check_floats(kFn, *ctx, "dgamma", dgamma, c * c));
     GPUOPT_TRY(check_disjoint(kFn, "dbeta", dbeta, "dgamma", dgamma, c));
-    if (s.total == 0)  // no pixels: the gradients of beta and gamma are zero
-      return gpuopt::gdn_zero_gradients(c, dbeta, dgamma, gpuopt::exec_env(kFn, *stream));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "x", x, s.total));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "dy", dy, s.total));
-    GPUOPT_TRY(check_floats(kFn, *ctx, "dx", dx, s.total));
-    GPUOPT_TRY(check_disjoint(kFn, "dx", dx, "x", x, s.total));
-    GPUOPT_TRY(check_disjoint(kFn, "dx", dx, "dy", dy, s.total));
-    GPUOPT_TRY(check_workspace(kFn, *ctx, GPUOPT_GDN_BACKWARD, s, workspace, workspace_bytes));
+    if (s.total > 0) {  // no pixels: only the zero dbeta and dgamma are written (by the variant)
+      GPUOPT_TRY(check_floats(kFn, *ctx, "x", x, s.total));
+      GPUOPT_TRY(check_floats(kFn, *ctx, "dy", dy, s.total));
+      GPUOPT_TRY(check_floats(kFn, *ctx, "dx", dx, s.total));
+      GPUOPT_TRY(check_disjoint(kFn, "dx", dx, "x", x, s.total));
+      GPUOPT_TRY(check_disjoint(kFn, "dx", dx, "dy", dy, s.total));
+      GPUOPT_TRY(check_workspace(kFn, *ctx, GPUOPT_GDN_BACKWARD, s, workspace, workspace_bytes));
+    }
     gpuopt::GdnProblem p =
         problem_of(GPUOPT_GDN_BACKWARD, s, x, beta, gamma, workspace, workspace_bytes);
     p.dy = dy;

@@ -235,6 +235,9 @@ TEST_F(Gdn, EveryVariantCapturesAndReplays) {
   });
 }
 
+// Passes over no pixels (no images, no rows, no columns) go through dispatch like any other:
+// forward writes nothing, backward writes zero dbeta and dgamma, with every variant forced (the
+// sm90 one refuses what it refuses at any size) and under auto, which records its variant.
 TEST_F(Gdn, SmallZeroSizes) {
   for (std::int64_t which = 0; which < 3; ++which) {
     const GdnCase k = gput::gdn_case(which == 0 ? 0 : 2, 5, which == 1 ? 0 : 3, which == 2 ? 0 : 3);
@@ -245,13 +248,31 @@ TEST_F(Gdn, SmallZeroSizes) {
     ASSERT_GPUOPT_OK(gpuopt_gdn_workspace_size(ctx_, &desc, GPUOPT_GDN_BACKWARD, &bytes));
     EXPECT_EQ(bytes, 0u);
     ASSERT_TRUE(d.prepare(ctx_));
-    d.poison();
-    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
-    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
-    sync();
-    const std::vector<float> db = d.dbeta(), dg = d.dgamma();
-    for (std::int64_t i = 0; i < k.c; ++i) EXPECT_EQ(db[i], 0.f) << "dbeta[" << i << "]";
-    for (std::int64_t i = 0; i < k.c * k.c; ++i) EXPECT_EQ(dg[i], 0.f) << "dgamma[" << i << "]";
+    auto check = [&](const std::string& variant) {
+      d.poison();
+      const gpuopt_status_t fwd = d.forward(ctx_, stream_);
+      const gpuopt_status_t bwd = d.backward(ctx_, stream_);
+      sync();
+      if (refuses(variant, k, false)) {
+        EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, fwd);
+      } else {
+        EXPECT_GPUOPT_OK(fwd);
+      }
+      if (refuses(variant, k, true)) {
+        EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED, bwd);
+        return;
+      }
+      ASSERT_GPUOPT_OK(bwd);
+      if (!variant.empty()) {
+        EXPECT_EQ(last_variant(), variant);
+      }
+      const std::vector<float> db = d.dbeta(), dg = d.dgamma();
+      for (std::int64_t i = 0; i < k.c; ++i) EXPECT_EQ(db[i], 0.f) << "dbeta[" << i << "]";
+      for (std::int64_t i = 0; i < k.c * k.c; ++i) EXPECT_EQ(dg[i], 0.f) << "dgamma[" << i << "]";
+    };
+    for_each_variant(check);
+    check("");  // auto
+    EXPECT_NE(last_variant(), "<none>") << "auto dispatch records the variant of an empty pass";
   }
 }
 

@@ -81,9 +81,6 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env);
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env);
 
-// Backward with no pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
-gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma, const ExecEnv& env);
-
 // The table, in ladder order (composed, fused, sm90_wgmma_fused).
 const Variant<GdnProblem>* gdn_variants(int* count);
 

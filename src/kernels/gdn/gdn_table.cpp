@@ -37,34 +37,7 @@ int fused_pref(const GdnProblem& p, const DeviceDesc&) {
 // vs 0.194 (below).
 int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) { return p.tf32 ? 15 : 30; }
 
-const Variant<GdnProblem> kTable[] = {
-    {{"composed",
-      "elementwise kernels (square, rsqrt epilogue, gradient terms) around cuBLAS GEMMs/GEMVs "
-      "(SGEMM for f32, TF32 tensor cores for tf32)",
-      0, 0, false, kF32},
-     composed_can,
-     composed_pref,
-     gdn_launch_composed},
-    {{"fused",
-      "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
-      "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
-      "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
-      80, 0, false, kF32},
-     fused_can,
-     fused_pref,
-     gdn_launch_fused},
-    {{"sm90_wgmma_fused",
-      "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
-      "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
-      "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32",
-      0, 90, false, kF32},
-     gdn_can_sm90_wgmma_fused,
-     sm90_wgmma_fused_pref,
-     gdn_launch_sm90_wgmma_fused},
-};
-
-}  // namespace
-
+// No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
                                    const ExecEnv& env) {
   const std::size_t n = static_cast<std::size_t>(c);
@@ -74,6 +47,44 @@ gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
                   "cudaMemsetAsync(dgamma)");
   return GPUOPT_SUCCESS;
 }
+
+// Every variant's launch: a pass over no pixels launches nothing but the backward pass's zero
+// dbeta and dgamma, after dispatch has chosen (and recorded) the variant.
+template <gpuopt_status_t (*Launch)(const GdnProblem&, const ExecEnv&)>
+gpuopt_status_t launch_nonempty(const GdnProblem& p, const ExecEnv& env) {
+  if (p.n * p.p == 0)
+    return p.pass == GPUOPT_GDN_BACKWARD ? gdn_zero_gradients(p.c, p.dbeta, p.dgamma, env)
+                                         : GPUOPT_SUCCESS;
+  return Launch(p, env);
+}
+
+const Variant<GdnProblem> kTable[] = {
+    {{"composed",
+      "elementwise kernels (square, rsqrt epilogue, gradient terms) around cuBLAS GEMMs/GEMVs "
+      "(SGEMM for f32, TF32 tensor cores for tf32)",
+      0, 0, false, kF32},
+     composed_can,
+     composed_pref,
+     launch_nonempty<gdn_launch_composed>},
+    {{"fused",
+      "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
+      "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
+      "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
+      80, 0, false, kF32},
+     fused_can,
+     fused_pref,
+     launch_nonempty<gdn_launch_fused>},
+    {{"sm90_wgmma_fused",
+      "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
+      "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
+      "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32",
+      0, 90, false, kF32},
+     gdn_can_sm90_wgmma_fused,
+     sm90_wgmma_fused_pref,
+     launch_nonempty<gdn_launch_sm90_wgmma_fused>},
+};
+
+}  // namespace
 
 const Variant<GdnProblem>* gdn_variants(int* count) {
   *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
