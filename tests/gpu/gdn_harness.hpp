@@ -290,9 +290,4 @@ class GdnData {
   bool have_ref_ = false;
 };
 
-// Names of the gdn variants, in table order.
-inline std::vector<std::string> gdn_variant_names(gpuopt_context_t ctx) {
-  return variant_names(ctx, GPUOPT_OP_GDN);
-}
-
 }  // namespace gput

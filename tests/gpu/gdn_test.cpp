@@ -16,51 +16,13 @@ namespace {
 using gput::GdnCase;
 using gput::GdnData;
 
-class Gdn : public gput::GpuTest {
+class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
  protected:
-  // Whether this device can run the variant (sm90_wgmma_fused: sm_90 only).
-  bool available(const std::string& name) const {
-    const std::vector<std::string> names = gput::gdn_variant_names(ctx_);
-    for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-      if (names[i] != name) continue;
-      gpuopt_variant_info_t info{};
-      info.struct_size = sizeof info;
-      EXPECT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_GDN, i, &info));
-      return info.available != 0;
-    }
-    return false;
-  }
-
   // Whether the forced variant must refuse k's pass with GPUOPT_ERROR_UNSUPPORTED: the sm90
   // variant runs the forward pass only, with H * W a multiple of 4 (TMA; x from cudaMalloc is
   // 16-byte aligned); `fused` and `composed` run everything.
   static bool refuses(const std::string& name, const GdnCase& k, bool backward) {
     return name == "sm90_wgmma_fused" && (backward || k.pixels() % 4 != 0);
-  }
-
-  // Runs body(name) with each gdn variant this device can run forced (the others must refuse to
-  // be forced), then restores auto dispatch.
-  template <class Body>
-  void for_each_variant(Body body) {
-    for (const std::string& name : gput::gdn_variant_names(ctx_)) {
-      SCOPED_TRACE("variant " + name);
-      if (!available(name)) {
-        EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED,
-                      gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, name.c_str()));
-        std::printf("[   NOTE   ] gdn variant %s is not available on this device\n", name.c_str());
-        continue;
-      }
-      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, name.c_str()));
-      body(name);
-      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GDN, nullptr));
-      if (HasFatalFailure()) return;
-    }
-  }
-
-  std::string last_variant() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_GDN, &name));
-    return name ? name : "<none>";
   }
 
   // Forward and backward of k with the current variant, checked against the reference; a pass

@@ -449,9 +449,7 @@ inline std::vector<GemmVariant> gemm_variant_list(gpuopt_context_t ctx) {
 
 // The variant the last gemm on ctx ran ("<none>" before any).
 inline std::string last_gemm_variant(gpuopt_context_t ctx) {
-  const char* name = nullptr;
-  EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx, GPUOPT_OP_GEMM, &name));
-  return name ? name : "<none>";
+  return last_variant_name(ctx, GPUOPT_OP_GEMM);
 }
 
 // Variants that must accept every valid problem of the config (the others may refuse cases they

@@ -111,4 +111,11 @@ inline std::vector<std::string> variant_names(gpuopt_context_t ctx, gpuopt_op_t 
   return names;
 }
 
+// The variant the last call of op ran on ctx ("<none>" before any).
+inline std::string last_variant_name(gpuopt_context_t ctx, gpuopt_op_t op) {
+  const char* name = nullptr;
+  EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx, op, &name));
+  return name ? name : "<none>";
+}
+
 }  // namespace gput

@@ -46,11 +46,9 @@ class GpuTest : public ::testing::Test {
     return gput::variant_names(ctx_, GPUOPT_OP_AXPY);
   }
 
-  // The variant the last axpy ran ("<none>" before any).
-  std::string last_variant() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_AXPY, &name));
-    return name ? name : "<none>";
+  // The variant the last call of op ran on the context ("<none>" before any); axpy by default.
+  std::string last_variant(gpuopt_op_t op = GPUOPT_OP_AXPY) const {
+    return last_variant_name(ctx_, op);
   }
 
   // The forced axpy variant or "auto".
@@ -65,25 +63,35 @@ class GpuTest : public ::testing::Test {
     return name.rfind("vec4", 0) == 0;
   }
 
-  // Calls body(name) with each axpy variant forced in turn (the variants this device cannot run
-  // must refuse to be forced), then restores automatic dispatch.
-  void for_each_variant(const std::function<void(const std::string&)>& body) {
-    const std::vector<std::string> names = variant_names();
-    ASSERT_FALSE(names.empty());
-    for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-      SCOPED_TRACE("variant " + names[i]);
-      gpuopt_variant_info_t info{};
-      info.struct_size = sizeof info;
-      ASSERT_GPUOPT_OK(gpuopt_variant_info(ctx_, GPUOPT_OP_AXPY, i, &info));
-      if (!info.available) {
+  // Forces variant `name` of op ("auto": automatic dispatch again).
+  void force_variant(gpuopt_op_t op, const std::string& name) {
+    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, op, name == "auto" ? nullptr : name.c_str()));
+  }
+
+  // Whether the context's device can run variant `name` of op.
+  bool variant_available(gpuopt_op_t op, const std::string& name) const {
+    for (const VariantEntry& v : list_variants(ctx_, op))
+      if (v.name == name) return v.available;
+    return false;
+  }
+
+  // Calls body(name) with each variant of op forced in turn (axpy by default; the variants this
+  // device cannot run must refuse to be forced), then restores automatic dispatch.
+  void for_each_variant(const std::function<void(const std::string&)>& body,
+                        gpuopt_op_t op = GPUOPT_OP_AXPY) {
+    const std::vector<VariantEntry> variants = list_variants(ctx_, op);
+    ASSERT_FALSE(variants.empty());
+    for (const VariantEntry& v : variants) {
+      SCOPED_TRACE("variant " + v.name);
+      if (!v.available) {
         EXPECT_STATUS(GPUOPT_ERROR_UNSUPPORTED,
-                      gpuopt_context_set_variant(ctx_, GPUOPT_OP_AXPY, names[i].c_str()));
-        std::printf("[   NOTE   ] variant %s is not available on this device\n", names[i].c_str());
+                      gpuopt_context_set_variant(ctx_, op, v.name.c_str()));
+        std::printf("[   NOTE   ] variant %s is not available on this device\n", v.name.c_str());
         continue;
       }
-      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_AXPY, names[i].c_str()));
-      body(names[i]);
-      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_AXPY, nullptr));
+      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, op, v.name.c_str()));
+      body(v.name);
+      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, op, nullptr));
       if (HasFatalFailure()) return;
     }
   }
@@ -91,6 +99,18 @@ class GpuTest : public ::testing::Test {
   gpuopt_context_t ctx_ = nullptr;
   gpuopt_stream_t stream_ = nullptr;
   Rng rng_;
+};
+
+// The fixture of one op's tests: force(name), last_variant() and for_each_variant(body) of kOp.
+template <gpuopt_op_t kOp>
+class OpTest : public GpuTest {
+ protected:
+  void force(const std::string& name) { force_variant(kOp, name); }
+  std::string last_variant() const { return GpuTest::last_variant(kOp); }
+  bool available(const std::string& name) const { return variant_available(kOp, name); }
+  void for_each_variant(const std::function<void(const std::string&)>& body) {
+    GpuTest::for_each_variant(body, kOp);
+  }
 };
 
 }  // namespace gput

@@ -36,7 +36,7 @@ bool is_textbook(const std::string& v) {
          v == "complete_unroll";
 }
 
-class Reduce : public gput::GpuTest {
+class Reduce : public gput::OpTest<GPUOPT_OP_REDUCE> {
  protected:
   using Variant = gput::VariantEntry;
 
@@ -47,17 +47,6 @@ class Reduce : public gput::GpuTest {
     if (!is_textbook(v)) return true;
     return s.op == GPUOPT_REDUCE_SUM && s.layout == Layout::whole &&
            (s.type == GPUOPT_DTYPE_I32 || s.type == GPUOPT_DTYPE_F32 || s.type == GPUOPT_DTYPE_F64);
-  }
-
-  void force(const std::string& name) {
-    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_REDUCE,
-                                                name == "auto" ? nullptr : name.c_str()));
-  }
-
-  std::string last_reduce_variant() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_REDUCE, &name));
-    return name ? name : "<none>";
   }
 
   // Runs c with variant v forced (or refused, where v cannot take the problem) and checks it.
@@ -80,7 +69,7 @@ class Reduce : public gput::GpuTest {
     ASSERT_GPUOPT_OK(st);
     sync();
     if (v != "auto") {
-      EXPECT_EQ(last_reduce_variant(), v);
+      EXPECT_EQ(last_variant(), v);
     }
     const bool cub_f32 = v == "cub" && c.spec().type == GPUOPT_DTYPE_F32;
     EXPECT_TRUE(c.check(cub_f32));
@@ -288,7 +277,7 @@ TEST_F(Reduce, AutoDispatchPicksWarpShuffleVecForArrays) {
   c.upload();
   ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
   sync();
-  EXPECT_EQ(last_reduce_variant(), "warp_shuffle_vec");
+  EXPECT_EQ(last_variant(), "warp_shuffle_vec");
   EXPECT_TRUE(c.check());
 }
 

@@ -21,21 +21,10 @@ using gput::SortSpec;
 const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_U32, GPUOPT_DTYPE_F32,
                                  GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U64, GPUOPT_DTYPE_F64};
 
-class SegmentedSort : public gput::GpuTest {
+class SegmentedSort : public gput::OpTest<GPUOPT_OP_SEGMENTED_SORT> {
  protected:
   std::vector<std::string> variants() const {
     return gput::variant_names(ctx_, GPUOPT_OP_SEGMENTED_SORT);
-  }
-
-  void force(const std::string& v) {
-    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_SEGMENTED_SORT,
-                                                v == "auto" ? nullptr : v.c_str()));
-  }
-
-  std::string last() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_SEGMENTED_SORT, &name));
-    return name ? name : "<none>";
   }
 
   // Whether variant v must take the problem.
@@ -59,7 +48,7 @@ class SegmentedSort : public gput::GpuTest {
     ASSERT_GPUOPT_OK(st);
     sync();
     if (!empty && v != "auto") {
-      EXPECT_EQ(last(), v);
+      EXPECT_EQ(last_variant(), v);
     }
     EXPECT_TRUE(c.check());
   }
@@ -206,18 +195,18 @@ TEST_F(SegmentedSort, AutoPicksTheNetworksForFixedSegments) {
   a.upload();
   ASSERT_GPUOPT_OK(a.run(ctx_, stream_));
   sync();
-  EXPECT_EQ(last(), "warp_bitonic");
+  EXPECT_EQ(last_variant(), "warp_bitonic");
   EXPECT_TRUE(a.check());
   SortCase b(fixed(GPUOPT_DTYPE_I32, 0, false, 8, 3000), rng_.split());
   b.upload();
   ASSERT_GPUOPT_OK(b.run(ctx_, stream_));
   sync();
-  EXPECT_EQ(last(), "block_bitonic");
+  EXPECT_EQ(last_variant(), "block_bitonic");
   SortCase c(with_offsets(GPUOPT_DTYPE_I32, 0, false, {3, 4, 5}), rng_.split());
   c.upload();
   ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
   sync();
-  EXPECT_EQ(last(), "binned");
+  EXPECT_EQ(last_variant(), "binned");
 }
 
 // Nothing allocates or synchronizes during the call: the sort can be captured and replayed.

@@ -17,7 +17,7 @@ namespace {
 using gput::StencilCase;
 using gput::StencilSpec;
 
-class Stencil : public gput::GpuTest {
+class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
  protected:
   using Variant = gput::VariantEntry;
 
@@ -37,17 +37,6 @@ class Stencil : public gput::GpuTest {
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
     if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;
     return true;  // auto
-  }
-
-  void force(const std::string& name) {
-    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_STENCIL,
-                                                name == "auto" ? nullptr : name.c_str()));
-  }
-
-  std::string last_variant() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_STENCIL, &name));
-    return name ? name : "<none>";
   }
 
   // Runs spec with every available variant forced (and auto), checking results or refusals.

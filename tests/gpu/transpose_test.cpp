@@ -21,25 +21,14 @@ const gpuopt_dtype_t kTypes[] = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64, GPUOPT_DTYP
 
 std::int64_t round8(std::int64_t n) { return (n + 7) / 8 * 8; }
 
-class Transpose : public gput::GpuTest {
+class Transpose : public gput::OpTest<GPUOPT_OP_TRANSPOSE> {
  protected:
   using Variant = gput::VariantEntry;
 
   std::vector<Variant> variants() const { return gput::list_variants(ctx_, GPUOPT_OP_TRANSPOSE); }
 
-  void force(const std::string& name) {
-    ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_TRANSPOSE,
-                                                name == "auto" ? nullptr : name.c_str()));
-  }
-
-  std::string last_transpose_variant() const {
-    const char* name = nullptr;
-    EXPECT_GPUOPT_OK(gpuopt_last_variant(ctx_, GPUOPT_OP_TRANSPOSE, &name));
-    return name ? name : "<none>";
-  }
-
   // Whether the variant that ran is the arithmetic vendor routine.
-  bool ran_cublas() const { return last_transpose_variant() == "cublas"; }
+  bool ran_cublas() const { return last_variant() == "cublas"; }
 
   // Whether variant v must refuse the case (UNSUPPORTED) rather than run it.
   static bool refuses(const Variant& v, const TransposeSpec& s) {
@@ -73,7 +62,7 @@ class Transpose : public gput::GpuTest {
     ASSERT_GPUOPT_OK(st);
     sync();
     if (v.name != "auto") {
-      EXPECT_EQ(last_transpose_variant(), v.name);
+      EXPECT_EQ(last_variant(), v.name);
     }
     EXPECT_TRUE(c.check(ran_cublas()));
   }
@@ -162,7 +151,7 @@ TEST_F(Transpose, AutoRunsUnalignedAndPicksAVariant) {
   ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
   sync();
   EXPECT_TRUE(c.check(ran_cublas()));
-  EXPECT_NE(last_transpose_variant(), "sm90_tma");
+  EXPECT_NE(last_variant(), "sm90_tma");
 }
 
 TEST_F(Transpose, SmallGraphCaptureEveryVariant) {
