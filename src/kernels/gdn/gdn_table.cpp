@@ -55,8 +55,7 @@ const Variant<GdnProblem> kTable[] = {
      gdn_launch_fused},
     {{"sm90_wgmma_fused",
       "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
-      "x squared as the register operand is built, y = x s(beta + z) in the epilogue (x tile "
-      "resident in smem for C <= 256), 3xTF32 "
+      "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
       "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32",
       0, 90, false, kF32},
      gdn_can_sm90_wgmma_fused,
