@@ -5,7 +5,9 @@
 //   X^T (P x C view of x_n) * gamma^T (B(j, i) = gamma[i][j], ld C): m = pixels, n = out
 //   channels, k = in channels. x tiles come through TMA as the MN-major operand that the kernel
 //   reads into registers; the operand hook squares them (and rounds to TF32) there, so no x^2
-//   tensor exists; the epilogue hook writes y = x * s(beta + z) (x re-read through L2).
+//   tensor exists; the epilogue hook writes y = x * s(beta + z). x is re-read through L2;
+//   with GPUOPT_GDN_SM90_RESIDENT=1 (round 5, not yet measured) and C <= 256 the kernel's
+//   resident-P schedule keeps the x tile in shared memory for the epilogue instead.
 //   f32 mode is 3xTF32: gamma is split once (gdn_split_gamma) into a workspace matrix whose
 //   rows hold, per 32-deep k block, [gamma_hi | gamma_lo | gamma_hi]; each x block serves three
 //   consecutive k blocks (kPRepeat = 3) as x2_lo, x2_hi, x2_hi: z = x2_lo g_hi + x2_hi g_lo +
@@ -17,6 +19,7 @@
 // loop is ~0.034 ms per set of wgmma; the rest is the epilogue, which overlaps no wgmma in the
 // cooperative schedule. docs/notes/gdn.md.
 #include <cstdint>
+#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -36,15 +39,19 @@ __device__ __forceinline__ std::uint32_t tf32_bits(float v) {
 }
 
 // The forward pass's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
-// Epilogue: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores (no
-// spills; 8: 12 bytes of spills and slower, run 7); x loads and y stores with the streaming
+// kResident (C <= 256): the resident-P schedule: the x tile (128 pixels x C) stays in shared
+// memory from its TMA load to the epilogue, which reads x there instead of L2 (load() unused),
+// and each x k block is loaded once per tile (not kPRepeat times).
+// Epilogue otherwise: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores
+// (no spills; 8: 12 bytes of spills and slower, run 7); x loads and y stores with the streaming
 // (evict-first) cache hints, so the y stream does not push the x tiles later epilogues re-read
 // out of L2 (-11% tf32, -7% f32, run 8).
-template <bool kSplit3>
+template <bool kSplit3, bool kResident>
 struct GdnForwardHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;
-  static constexpr int kEpiGroup = 4;
+  static constexpr int kEpiGroup = 4;     // (resident: one x k block of 32 channels per group)
   static constexpr bool kQShared = true;  // gamma: one matrix for every image
+  static constexpr bool kPResident = kResident;
   const float* x;
   const float* beta;
   const float* y;  // C's base: an element's offset from it is its offset in x
@@ -116,14 +123,25 @@ __global__ void gdn_split_gamma(const float* gamma, int c, int cp, int parts, fl
   out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
 }
 
+// The resident-x schedule, unmeasured on the GPU yet (round 5: the session's device budget was
+// below the helpers' floor): off unless GPUOPT_GDN_SM90_RESIDENT=1, so auto dispatch keeps the
+// measured round-4 code. Temporary: make it the default (C <= 256) or remove it once measured.
+bool resident_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("GPUOPT_GDN_SM90_RESIDENT");
+    return e && e[0] == '1';
+  }();
+  return on;
+}
+
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
 
 // Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
 bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma); }
 
-template <bool kSplit3>
+template <bool kSplit3, bool kResident>
 gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
-  const GdnForwardHook<kSplit3> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
+  const GdnForwardHook<kSplit3, kResident> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
   return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
                                                  true, false>(plan, env, hook)
                           : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
@@ -187,7 +205,14 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected gamma");
   plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
-  return p.tf32 ? launch_forward<false>(plan, p, env) : launch_forward<true>(plan, p, env);
+  // The resident-x schedule holds the whole x tile (C <= 256 channels: 8 k blocks) in shared
+  // memory.
+  if (resident_enabled() && p.c <= sm90::kResXBlocks * kKBlock &&
+      env.device->smem_optin >= static_cast<std::size_t>(sm90::kResSmemBytes))
+    return p.tf32 ? launch_forward<false, true>(plan, p, env)
+                  : launch_forward<true, true>(plan, p, env);
+  return p.tf32 ? launch_forward<false, false>(plan, p, env)
+                : launch_forward<true, false>(plan, p, env);
 }
 
 }  // namespace gpuopt

@@ -47,6 +47,15 @@ struct Cfg {
   static constexpr int kStage = kTilePBytes + kTileQ;
 };
 static_assert(kPpStages * Cfg<true>::kStage + 1024 <= kSmemBytes, "ping-pong shared memory");
+// Resident-P schedule (register-P fused users whose hook sets kPResident; the GDN forward pass):
+// the P tile's k blocks (at most kResXBlocks, i.e. K <= 256 tf32) stay in shared memory for the
+// whole tile, loaded once per tile (each serves Hook::kPRepeat Q blocks) and kept for the
+// epilogue, which reads them instead of global memory; the consumers hand each block back as
+// their epilogue finishes with it, so the next tile's P loads overlap the rest of the epilogue.
+// Q has its own ring of kResStages stages. 128 + 96 KiB of the 227 KiB opt-in.
+constexpr int kResXBlocks = 8;
+constexpr int kResStages = 3;
+constexpr int kResSmemBytes = kResXBlocks * kTilePBytes + kResStages * kTileQBytes + 1024;
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file");

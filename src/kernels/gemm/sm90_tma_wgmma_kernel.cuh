@@ -124,6 +124,9 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
 //   kPRepeat: each k block of P serves kPRepeat consecutive k blocks of Q (P's k block is
 //     kb / kPRepeat): several products of one P block with different Q data (3xTF32 parts).
 //   kQShared: Q is the same matrix for every batch (its map has one batch, coordinate 0).
+//   kPResident: the resident-P schedule (kResXBlocks in sm90_tma_wgmma.hpp; kSwap, K <= 256,
+//     one tile of Q rows): the epilogue's Pre of rows r, r + 1 of column col is P(r.., col) read
+//     from the resident tile (a float2), not load(); kEpiGroup must be 4 (one P k block a group).
 //   operand(a, kb): rewrites the 16 P registers of k block kb after their shared loads.
 //   Pre, load(ptr, col, valid, pair): what the store of rows r, r + 1 of column col needs from
 //     memory, read for the kEpiGroup j steps of a group before their stores (a serial
@@ -134,6 +137,7 @@ struct IdentityHook {
   static constexpr int kPRepeat = 1;
   static constexpr int kEpiGroup = 32;  // (no loads: one group, the plain store loop)
   static constexpr bool kQShared = false;
+  static constexpr bool kPResident = false;
   struct Pre {};
   __device__ __forceinline__ void operand(std::uint32_t (&)[16], int) const {}
   template <class TOut>
@@ -199,19 +203,32 @@ __device__ __forceinline__ RegRows reg_rows() {
 
 // Epilogue of the register-P path: rows prow, prow + 1 of D (see reg_rows). kSwap: D(r, c) =
 // C(r, c) (rows r, r + 1 of a column of C: one pair); else D(r, c) = C(c, r) as in `epilogue`.
+// Resident-P schedule (Hook::kPResident): xbuf is the resident P tile, x_blocks its loaded k
+// blocks, xempty0 their release barriers (one arrive per warp once its epilogue has read them).
 template <class TOut, bool kReadC, bool kSwap, class Hook>
 __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Params& p, TileCoord tc,
-                                              int consumer, const Hook& hook) {
+                                              int consumer, const Hook& hook,
+                                              std::uint32_t xbuf = 0, int x_blocks = 0,
+                                              std::uint32_t xempty0 = 0) {
   constexpr int kEpiGroup = Hook::kEpiGroup;
+  constexpr bool kRes = Hook::kPResident;
   static_assert(32 % kEpiGroup == 0, "epilogue groups of j steps");
+  static_assert(!kRes || (kSwap && kEpiGroup == 4), "resident P: one P k block per group");
   const int lane = threadIdx.x & 31;
-  const int r0 = tc.x * kBlockM + consumer * 64 + reg_rows().prow;  // D row (P extent: p.n)
-  const int c0 = tc.y * kBlockN + 2 * (lane & 3);                   // D column (p.m)
+  const RegRows rr = reg_rows();
+  const int r0 = tc.x * kBlockM + consumer * 64 + rr.prow;  // D row (P extent: p.n)
+  const int c0 = tc.y * kBlockN + 2 * (lane & 3);           // D column (p.m)
   TOut* base = static_cast<TOut*>(p.C) + static_cast<long long>(tc.b) * p.stride_c;
   const bool pair = p.pair_store != 0;
   if constexpr (kSwap) {
     const int valid = p.n - r0 >= 2 ? 2 : (p.n - r0 == 1 ? 1 : 0);
-    if (valid == 0) return;
+    if constexpr (!kRes) {
+      if (valid == 0) return;
+    }
+    // Resident P: the swizzled shared address of P rows prow, prow + 1 at k row 0 of block 0
+    // (see the main loop's off0: chunk box, 16-byte unit rr.chunk ^ (k % 8)).
+    const std::uint32_t xrow =
+        xbuf + (consumer * 2 + rr.box) * (kRowBytes / 4) * kRowBytes + (rr.prow & 3) * 4;
 #pragma unroll
     for (int j0 = 0; j0 < 32; j0 += kEpiGroup) {
       typename Hook::Pre pre[kEpiGroup][2] = {};
@@ -220,10 +237,24 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int c = c0 + 8 * j + e;
-          if (c < p.m)
-            pre[j - j0][e] =
-                hook.load(base + static_cast<long long>(c) * p.ldc + r0, c, valid, pair);
+          if constexpr (kRes) {
+            // Column c is k row kr = 8 (j % 4) + 2 q + e of P k block j / 4 (tc.y == 0).
+            const int kr = 8 * (j & 3) + (c0 & 7) + e;
+            std::uint32_t v0, v1;
+            lds64(xrow + (j >> 2) * kTilePBytes + kr * kRowBytes + ((rr.chunk ^ (kr & 7)) << 4), v0,
+                  v1);
+            pre[j - j0][e] = make_float2(__uint_as_float(v0), __uint_as_float(v1));
+          } else {
+            if (c < p.m)
+              pre[j - j0][e] =
+                  hook.load(base + static_cast<long long>(c) * p.ldc + r0, c, valid, pair);
+          }
         }
+      }
+      if constexpr (kRes) {
+        // This warp is done with P k block j0 / 4: hand it to the producer (next tile).
+        __syncwarp();
+        if (lane == 0 && j0 / kEpiGroup < x_blocks) mbar_arrive(xempty0 + 8 * (j0 / kEpiGroup));
       }
 #pragma unroll
       for (int j = j0; j < j0 + kEpiGroup; ++j) {
@@ -231,6 +262,9 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
         for (int e = 0; e < 2; ++e) {
           const int c = c0 + 8 * j + e;
           if (c >= p.m) continue;
+          if constexpr (kRes) {
+            if (valid == 0) continue;
+          }
           hook.template store<TOut, kReadC>(base + static_cast<long long>(c) * p.ldc + r0, c,
                                             d[4 * j + e], d[4 * j + 2 + e], valid, pair, p,
                                             pre[j - j0][e]);
@@ -303,18 +337,33 @@ __global__ void __launch_bounds__(kThreads, 1)
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2");
   static_assert(kPRegs || std::is_same<Hook, IdentityHook>::value, "hooks: register-P path only");
   constexpr int kQRows = Cf::kBN / kCluster;  // rows of Q this CTA loads (and multicasts)
+  // Resident-P schedule: the P tile's k blocks at the start of shared memory, then a ring of
+  // Q-only stages (sm90_tma_wgmma.hpp).
+  constexpr bool kRes = Hook::kPResident;
+  static_assert(!kRes || (kPRegs && kSwap && !kPP), "resident P: register-P, swapped roles");
+  constexpr int kNumStages = kRes ? kResStages : Cf::kNumStages;
+  constexpr int kRingBase = kRes ? kResXBlocks * kTilePBytes : 0;  // offset of the stage ring
+  constexpr int kNumBars = 2 * kNumStages + (kRes ? 2 * kResXBlocks : 0);
 
   extern __shared__ unsigned char smem_raw[];
-  __shared__ alignas(8) std::uint64_t bars[2 * Cf::kNumStages];  // full[0..S), empty[S..2S)
+  // full[0..S), empty[S..2S); resident P: then xfull[0..X), xempty[0..X) of its k blocks
+  __shared__ alignas(8) std::uint64_t bars[kNumBars];
   const std::uint32_t tiles = (smem_addr(smem_raw) + 1023u) & ~1023u;
   const std::uint32_t full0 = smem_addr(&bars[0]);
-  const std::uint32_t empty0 = smem_addr(&bars[Cf::kNumStages]);
+  const std::uint32_t empty0 = smem_addr(&bars[kNumStages]);
+  const std::uint32_t xfull0 = full0 + 8 * 2 * kNumStages, xempty0 = xfull0 + 8 * kResXBlocks;
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Cf::kNumStages; ++s) {
+    for (int s = 0; s < kNumStages; ++s) {
       mbar_init(full0 + 8 * s, 1);  // the producer's arrive.expect_tx
       // Each warp of the stage's consumers (both, or with ping-pong the one), in each CTA.
       mbar_init(empty0 + 8 * s, 4 * (kPP ? 1 : kConsumers) * kCluster);
+    }
+    if constexpr (kRes) {
+      for (int b = 0; b < kResXBlocks; ++b) {
+        mbar_init(xfull0 + 8 * b, 1);                // the producer's arrive.expect_tx
+        mbar_init(xempty0 + 8 * b, 4 * kConsumers);  // each consumer warp of this CTA
+      }
     }
     mbar_init_fence();
   }
@@ -334,21 +383,38 @@ __global__ void __launch_bounds__(kThreads, 1)
       tma_prefetch_desc(&map_p);
       tma_prefetch_desc(&map_q);
       int stage = 0;
-      std::uint32_t phase = 0;
+      std::uint32_t phase = 0, xphase = 0;
       for (int u = cluster_id; u < p.total_units; u += num_clusters) {
         const TileCoord tc = decode_unit<kCluster>(u, p, rank);
         const int x0 = tc.x * kBlockM, y0 = tc.y * Cf::kBN;
         for (int kb = 0; kb < p.k_blocks; ++kb) {
+          if constexpr (kRes) {
+            // Resident P: its k block once per tile, when the consumers' epilogue of the
+            // previous tile has read the block (parity xphase ^ 1: passes at once on tile 0).
+            if (kb % Hook::kPRepeat == 0) {
+              const int xb = kb / Hook::kPRepeat;
+              mbar_wait(xempty0 + 8 * xb, xphase ^ 1u);
+              mbar_arrive_expect_tx(xfull0 + 8 * xb, kTilePBytes);
+#pragma unroll
+              for (int c = 0; c < kBlockM / kMnBox; ++c)
+                tma_load_3d(tiles + xb * kTilePBytes + c * kChunkBytes, &map_p, xfull0 + 8 * xb,
+                            x0 + c * kMnBox, xb * kKElems, tc.b);
+            }
+          }
           // Round r of a stage waits for the consumers' release of round r - 1 (parity of
           // phase ^ 1: passes at once in round 0); with a cluster, both CTAs' consumers release
           // (the multicast writes the peer's stage too).
           mbar_wait(empty0 + 8 * stage, phase ^ 1u);
           const std::uint32_t full = full0 + 8 * stage;
-          mbar_arrive_expect_tx(full, Cf::kStage);
-          const std::uint32_t sp = tiles + stage * Cf::kStage, sq = sp + kTilePBytes;
+          mbar_arrive_expect_tx(full, kRes ? kTileQBytes : Cf::kStage);
+          const std::uint32_t sp = tiles + stage * Cf::kStage;
+          const std::uint32_t sq =
+              kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
           const int k0 = kb * kKElems, kp = (kb / Hook::kPRepeat) * kKElems;
           const int qb = Hook::kQShared ? 0 : tc.b;
-          if constexpr (kPK) {
+          if constexpr (kRes) {
+            // (P loaded above)
+          } else if constexpr (kPK) {
             tma_load_3d(sp, &map_p, full, kp, x0, tc.b);
           } else {
 #pragma unroll
@@ -374,11 +440,12 @@ __global__ void __launch_bounds__(kThreads, 1)
                 tma_load_3d(sq + c * kChunkBytes, &map_q, full, y0 + c * kMnBox, k0, qb);
             }
           }
-          if (++stage == Cf::kNumStages) {
+          if (++stage == kNumStages) {
             stage = 0;
             phase ^= 1u;
           }
         }
+        xphase ^= 1u;
       }
     }
   } else {
@@ -481,10 +548,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       const std::uint32_t off1 = box + 128 * (q + 4) + ((rr.chunk ^ q ^ 4) << 4);
       std::uint32_t a0[16], a1[16];
       int prev = 0;
+      std::uint32_t xphase = 0;  // resident P: parity of this tile's P k blocks
       auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
         mbar_wait(full0 + 8 * stage, phase);
-        const std::uint32_t sp = tiles + stage * Cf::kStage;
-        const std::uint32_t sq = sp + kTilePBytes;
+        if constexpr (kRes) {
+          if (kb % Hook::kPRepeat == 0) mbar_wait(xfull0 + 8 * (kb / Hook::kPRepeat), xphase);
+        }
+        const std::uint32_t sp =
+            kRes ? tiles + (kb / Hook::kPRepeat) * kTilePBytes : tiles + stage * Cf::kStage;
+        const std::uint32_t sq = kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
 #pragma unroll
         for (int s = 0; s < kMmaPerStage; ++s) {
           lds64(sp + off0 + 1024 * s, a[4 * s], a[4 * s + 1]);
@@ -506,7 +578,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           release(prev);
         }
         prev = stage;
-        if (++stage == Cf::kNumStages) {
+        if (++stage == kNumStages) {
           stage = 0;
           phase ^= 1u;
         }
@@ -522,10 +594,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         fence_regs(a0);
         fence_regs(a1);
         release(prev);
+        const int x_blocks = (p.k_blocks + Hook::kPRepeat - 1) / Hook::kPRepeat;
         if (p.beta == 0.f)
-          epilogue_regs<TOut, false, kSwap>(d, p, tc, consumer, hook);
+          epilogue_regs<TOut, false, kSwap>(d, p, tc, consumer, hook, tiles, x_blocks, xempty0);
         else
-          epilogue_regs<TOut, true, kSwap>(d, p, tc, consumer, hook);
+          epilogue_regs<TOut, true, kSwap>(d, p, tc, consumer, hook, tiles, x_blocks, xempty0);
+        xphase ^= 1u;
       }
     } else {
       for (int u = cluster_id; u < p.total_units; u += num_clusters) {

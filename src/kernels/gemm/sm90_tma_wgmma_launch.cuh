@@ -40,14 +40,14 @@ template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, 
 gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook& hook = Hook{}) {
   auto* kernel =
       gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
+  constexpr int kSmem = Hook::kPResident ? kResSmemBytes : kSmemBytes;
   // Host-side attribute, no stream work: fine during graph capture.
-  GPUOPT_TRY_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
-      "gemm sm90_tma_wgmma: raising the shared-memory limit");
+  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
+                  env.fn, "gemm sm90_tma_wgmma: raising the shared-memory limit");
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));
   cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmemBytes;
+  cfg.dynamicSmemBytes = kSmem;
   cfg.stream = env.stream;
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
