@@ -33,8 +33,8 @@ int fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
 }
 // Forward only (its can_implement refuses the backward pass). H200, N = 32, C = 256, 64 x 64
-// (run 8, 049fb40, streaming-hint build): f32 0.304 ms vs fused 0.350 (above fused), tf32 0.227
-// vs 0.194 (below).
+// (run 9, eb4ff89, resident x): f32 0.283 ms vs fused 0.349 (above fused), tf32 0.1955 vs 0.1939
+// (below: a tie, fused kept).
 int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) { return p.tf32 ? 15 : 30; }
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.

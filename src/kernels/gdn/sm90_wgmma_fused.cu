@@ -5,21 +5,21 @@
 //   X^T (P x C view of x_n) * gamma^T (B(j, i) = gamma[i][j], ld C): m = pixels, n = out
 //   channels, k = in channels. x tiles come through TMA as the MN-major operand that the kernel
 //   reads into registers; the operand hook squares them (and rounds to TF32) there, so no x^2
-//   tensor exists; the epilogue hook writes y = x * s(beta + z). x is re-read through L2;
-//   with GPUOPT_GDN_SM90_RESIDENT=1 (round 5, not yet measured) and C <= 256 the kernel's
-//   resident-P schedule keeps the x tile in shared memory for the epilogue instead.
+//   tensor exists; the epilogue hook writes y = x * s(beta + z). For C <= 256 the kernel's
+//   resident-P schedule keeps the x tile in shared memory (loaded once per tile, also for the
+//   three k passes of f32) for the epilogue, which then reads no L2 and releases each x block as
+//   it finishes, so the next tile's loads overlap the rest of the epilogue; larger C re-reads x
+//   through L2.
 //   f32 mode is 3xTF32: gamma is split once (gdn_split_gamma) into a workspace matrix whose
 //   rows hold, per 32-deep k block, [gamma_hi | gamma_lo | gamma_hi]; each x block serves three
 //   consecutive k blocks (kPRepeat = 3) as x2_lo, x2_hi, x2_hi: z = x2_lo g_hi + x2_hi g_lo +
 //   x2_hi g_hi, f32 accumulation (the small terms first).
 //   tf32 mode: gamma straight from the caller when TMA can read it (C % 4 == 0, 16-byte base;
 //   the tensor cores then truncate it to TF32), else a TF32-rounded padded copy.
-// H200, N = 32, C = 256, 64 x 64 (run 8, 049fb40, the streaming-hint build): f32 0.304 ms
-// (1.95x composed; `fused` 0.350), tf32 0.227 ms (`fused` 0.194 stays the tf32 path): the main
-// loop is ~0.034 ms per set of wgmma; the rest is the epilogue, which overlaps no wgmma in the
-// cooperative schedule. docs/notes/gdn.md.
+// H200, N = 32, C = 256, 64 x 64: L2 re-read (run 8, 049fb40): f32 0.304 ms (1.95x composed),
+// tf32 0.227 ms; resident x (run 9, eb4ff89): f32 0.283 ms (2.10x composed; `fused` 0.349),
+// tf32 0.1955 ms (`fused` 0.1939 stays the tf32 path). docs/notes/gdn.md.
 #include <cstdint>
-#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -123,17 +123,6 @@ __global__ void gdn_split_gamma(const float* gamma, int c, int cp, int parts, fl
   out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
 }
 
-// The resident-x schedule, unmeasured on the GPU yet (round 5: the session's device budget was
-// below the helpers' floor): off unless GPUOPT_GDN_SM90_RESIDENT=1, so auto dispatch keeps the
-// measured round-4 code. Temporary: make it the default (C <= 256) or remove it once measured.
-bool resident_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("GPUOPT_GDN_SM90_RESIDENT");
-    return e && e[0] == '1';
-  }();
-  return on;
-}
-
 bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
 
 // Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
@@ -207,7 +196,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
   plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
   // The resident-x schedule holds the whole x tile (C <= 256 channels: 8 k blocks) in shared
   // memory.
-  if (resident_enabled() && p.c <= sm90::kResXBlocks * kKBlock &&
+  if (p.c <= sm90::kResXBlocks * kKBlock &&
       env.device->smem_optin >= static_cast<std::size_t>(sm90::kResSmemBytes))
     return p.tf32 ? launch_forward<false, true>(plan, p, env)
                   : launch_forward<true, true>(plan, p, env);
