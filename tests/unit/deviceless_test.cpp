@@ -146,4 +146,30 @@ TEST_F(Deviceless, PointerChecksAnswerFromTheFakeAllocator) {
   EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
 }
 
+// Fuzzer regression (tests/fuzz/corpus/regress-gdn-empty-huge-n): a GDN pass over no pixels
+// (H * W = 0) with a huge batch, or a large H * W with no images, goes through dispatch; the
+// variants' can_implement must not overflow on the extents (UBSan found n * c overflowing).
+TEST_F(Deviceless, GdnEmptyPassesWithHugeExtentsDispatch) {
+  float* beta = static_cast<float*>(buffer(ctx_, 3 * sizeof(float)));
+  float* gamma = static_cast<float*>(buffer(ctx_, 9 * sizeof(float)));
+  float* dbeta = static_cast<float*>(buffer(ctx_, 3 * sizeof(float)));
+  float* dgamma = static_cast<float*>(buffer(ctx_, 9 * sizeof(float)));
+  for (int which = 0; which < 2; ++which) {
+    gpuopt_gdn_desc_t d{};
+    d.struct_size = sizeof d;
+    d.channels = 3;
+    d.batch = which == 0 ? INT64_MAX / 2 : 0;
+    d.height = which == 0 ? 0 : std::int64_t{1} << 40;
+    d.width = which == 0 ? 5 : 2;
+    EXPECT_EQ(gpuopt_gdn_forward(ctx_, stream_, &d, nullptr, beta, gamma, nullptr, nullptr, 0),
+              GPUOPT_SUCCESS)
+        << unit::last_message();
+    EXPECT_EQ(gpuopt_gdn_backward(ctx_, stream_, &d, nullptr, beta, gamma, nullptr, nullptr, dbeta,
+                                  dgamma, nullptr, 0),
+              GPUOPT_SUCCESS)
+        << unit::last_message();
+  }
+  free_buffers();
+}
+
 }  // namespace

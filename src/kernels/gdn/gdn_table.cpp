@@ -11,6 +11,7 @@ constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 const char* fused_can(const GdnProblem& p, const DeviceDesc& dev) {
   if (dev.smem_optin < kGdnFusedSmemBytes)
     return "needs 108 KiB of shared memory per block (sm_80, sm_90)";
+  if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing (N or H * W may be huge)
   const std::int64_t tiles = (p.c + kGdnTile - 1) / kGdnTile;
   const std::int64_t ptiles = (p.p + kGdnTile - 1) / kGdnTile;
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
@@ -21,7 +22,8 @@ const char* fused_can(const GdnProblem& p, const DeviceDesc& dev) {
 
 // The elementwise kernels run one block per (image, channel) row.
 const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
-  if (p.n * p.c > 2147483647) return "more than 2^31 - 1 (image, channel) rows";
+  if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing (N or H * W may be huge)
+  if (p.n > 2147483647 / p.c) return "more than 2^31 - 1 (image, channel) rows";
   return nullptr;
 }
 
