@@ -50,10 +50,11 @@ inline void time_into_row(BenchEnv& env, const std::function<void()>& call, Row*
 }
 
 // Runs measure(r) for a prepared row unless the device is broken or the group's setup failed,
-// records a failure in the row, reports progress and appends the row.
+// records a failure in the row, reports progress (summary of the finished row) and appends the row.
 inline void run_row(BenchEnv& env, const std::string& label, const VariantSpec& v,
                     const std::string& setup_error, Row r, const std::function<void(Row*)>& measure,
-                    std::vector<Row>* rows) {
+                    std::vector<Row>* rows,
+                    const std::function<std::string(const Row&)>& summary = progress_summary) {
   env.progress.start(label);
   if (env.broken()) {
     r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
@@ -66,7 +67,7 @@ inline void run_row(BenchEnv& env, const std::string& label, const VariantSpec& 
       env.record_failure(e, v.available, &r);
     }
   }
-  env.progress.finish(progress_summary(r));
+  env.progress.finish(summary(r));
   rows->push_back(r);
 }
 

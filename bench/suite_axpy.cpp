@@ -9,6 +9,7 @@
 
 #include "check.hpp"
 #include "data.hpp"
+#include "row_steps.hpp"
 #include "verify.hpp"
 
 namespace bench {
@@ -272,7 +273,6 @@ void run_axpy_group(BenchEnv& env, const AxpyGroup& g, std::vector<Row>* rows) {
   }
 
   for (const VariantSpec& v : g.variants) {
-    env.progress.start(label(g, v.name));
     Row r;
     r.op = "axpy";
     r.dtype = dtype_str(g.dtype);
@@ -284,19 +284,9 @@ void run_axpy_group(BenchEnv& env, const AxpyGroup& g, std::vector<Row>* rows) {
     r.compressed = g.memory == GPUOPT_MEMORY_COMPRESSIBLE ? compressed : 0;
     r.is_vendor = v.is_vendor;
     r.bytes = 3.0 * static_cast<double>(g.n) * static_cast<double>(es);  // read x, y; write y
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, *x, *y, stride, sets, &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(progress_summary(r));
-    rows->push_back(r);
+    run_row(
+        env, label(g, v.name), v, setup_error, r,
+        [&](Row* row) { measure(env, g, v, *x, *y, stride, sets, row); }, rows);
   }
   env.restore_auto(GPUOPT_OP_AXPY);
 }

@@ -270,8 +270,6 @@ void run_gdn_groups(BenchEnv& env, const std::vector<GdnGroup>& groups, std::vec
   }
   for (const GdnGroup& g : groups) {
     for (const VariantSpec& v : g.variants) {
-      env.progress.start("gdn " + std::string(g.tf32 ? "tf32 " : "f32 ") + shape_of(g) + " " +
-                         v.name);
       Row r;
       r.op = "gdn";
       r.dtype = g.tf32 ? "tf32" : "f32";
@@ -286,19 +284,9 @@ void run_gdn_groups(BenchEnv& env, const std::vector<GdnGroup>& groups, std::vec
       const double total = static_cast<double>(g.n * g.c * g.h * g.w);
       r.bytes = (g.backward ? 3.0 : 2.0) * total * 4.0;  // x (dy) read, y (dx) written once
       r.flops = (g.backward ? 3.0 : 1.0) * 2.0 * total * static_cast<double>(g.c);
-      if (env.broken()) {
-        r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-      } else if (!setup_error.empty()) {
-        r.error = "setup failed: " + setup_error;
-      } else {
-        try {
-          measure(env, g, v, h, d, &r);
-        } catch (const BenchError& e) {
-          env.record_failure(e, v.available, &r);
-        }
-      }
-      env.progress.finish(progress_summary(r));
-      rows->push_back(r);
+      run_row(
+          env, "gdn " + std::string(g.tf32 ? "tf32 " : "f32 ") + shape_of(g) + " " + v.name, v,
+          setup_error, r, [&](Row* row) { measure(env, g, v, h, d, row); }, rows);
     }
   }
   env.restore_auto(GPUOPT_OP_GDN);

@@ -16,6 +16,7 @@
 #include "data_gen.hpp"
 #include "gemm_device.hpp"
 #include "gemm_ref.hpp"
+#include "row_steps.hpp"
 
 namespace bench {
 namespace {
@@ -435,23 +436,12 @@ void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
     }
   }
   for (const VariantSpec& v : g.variants) {
-    env.progress.start(label(g, v.name));
     Row r = gemm_row_base(g);
     r.variant = v.name;
     r.is_vendor = v.is_vendor;
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, o, &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(summary(r));
-    rows->push_back(r);
+    run_row(
+        env, label(g, v.name), v, setup_error, r, [&](Row* row) { measure(env, g, v, o, row); },
+        rows, summary);
   }
   Row *own = nullptr, *vendor = nullptr;
   pair_rows(rows, first_row, &own, &vendor);

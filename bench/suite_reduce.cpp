@@ -363,7 +363,6 @@ void run_reduce_group(BenchEnv& env, const ReduceGroup& g, std::vector<Row>* row
   }
   const std::string shape = reduce_shape_name(g);
   for (const VariantSpec& v : g.variants) {
-    env.progress.start("reduce " + dtype_str(g.type) + " " + shape + " " + v.name);
     Row r;
     r.op = "reduce";
     r.dtype = dtype_str(g.type);
@@ -375,19 +374,10 @@ void run_reduce_group(BenchEnv& env, const ReduceGroup& g, std::vector<Row>* row
     r.compressed = -1;
     r.is_vendor = v.is_vendor;
     r.bytes = static_cast<double>(in_size);  // bytes read
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, in->device_ptr(), out->device_ptr(), refs, &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(progress_summary(r));
-    rows->push_back(r);
+    run_row(
+        env, "reduce " + dtype_str(g.type) + " " + shape + " " + v.name, v, setup_error, r,
+        [&](Row* row) { measure(env, g, v, in->device_ptr(), out->device_ptr(), refs, row); },
+        rows);
   }
   if (g.cub_i32_row) {
     env.progress.start("reduce i32 " + shape + " " + kCubI32);

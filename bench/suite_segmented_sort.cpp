@@ -196,7 +196,6 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
     }
   }
   for (const VariantSpec& v : g.variants) {
-    env.progress.start("segmented_sort i32 " + g.shape + " " + v.name);
     Row r;
     r.op = kOp;
     r.dtype = "i32";
@@ -207,21 +206,14 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
     r.data = "random";
     r.is_vendor = v.is_vendor;
     r.bytes = 2.0 * static_cast<double>(bytes);  // keys read and written
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, l, seed,
-                offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr,
-                in->device_ptr(), out->device_ptr(), ws->device_ptr(), ws_bytes, &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(progress_summary(r));
-    rows->push_back(r);
+    run_row(
+        env, "segmented_sort i32 " + g.shape + " " + v.name, v, setup_error, r,
+        [&](Row* row) {
+          measure(env, g, v, l, seed,
+                  offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr,
+                  in->device_ptr(), out->device_ptr(), ws->device_ptr(), ws_bytes, row);
+        },
+        rows);
   }
   env.restore_auto(GPUOPT_OP_SEGMENTED_SORT);
 }

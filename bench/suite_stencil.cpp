@@ -181,8 +181,6 @@ void run_stencil_group(BenchEnv& env, const StencilGroup& g, std::vector<Row>* r
   for (const VariantSpec& v : g.variants) {
     const std::string data = g.smooth ? "smooth" : "random";
     const std::string mem = g.memory == GPUOPT_MEMORY_COMPRESSIBLE ? "compressible" : "device";
-    env.progress.start("stencil f32 " + shape_of(g) + " " + v.name + " [" + mem + ", " + data +
-                       "]");
     Row r;
     r.op = "stencil";
     r.dtype = "f32";
@@ -193,19 +191,12 @@ void run_stencil_group(BenchEnv& env, const StencilGroup& g, std::vector<Row>* r
     r.data = data;
     r.compressed = g.memory == GPUOPT_MEMORY_COMPRESSIBLE ? compressed : 0;
     r.bytes = 2.0 * static_cast<double>(bytes);  // one read and one write of the grid
-    if (env.broken()) {
-      r.error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
-    } else if (!setup_error.empty()) {
-      r.error = "setup failed: " + setup_error;
-    } else {
-      try {
-        measure(env, g, v, *in, *out, seed, &r);
-      } catch (const BenchError& e) {
-        env.record_failure(e, v.available, &r);
-      }
-    }
-    env.progress.finish(progress_summary(r) + (r.note.empty() ? "" : ", " + r.note));
-    rows->push_back(r);
+    run_row(
+        env, "stencil f32 " + shape_of(g) + " " + v.name + " [" + mem + ", " + data + "]", v,
+        setup_error, r, [&](Row* row) { measure(env, g, v, *in, *out, seed, row); }, rows,
+        [](const Row& done) {
+          return progress_summary(done) + (done.note.empty() ? "" : ", " + done.note);
+        });
   }
   env.restore_auto(GPUOPT_OP_STENCIL);
 }
