@@ -74,15 +74,12 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = stencil::Shape2d<T, R>;
-    CUtensorMap map;
-    if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "stencil sm90_tma: cuTensorMapEncodeTiled rejected the input's layout");
     const int stages = stencil::tma2d_stages(Shape::STAGE_BYTES);
     const int smem = static_cast<int>(stencil_tma2d_smem(p));  // the ring plus the align slack
     auto* kernel = stencil_sm90_tma_kernel<T, R>;
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                    env.fn, "stencil sm90_tma: raising the shared-memory limit");
+    CUtensorMap map;
+    GPUOPT_TRY(stencil::prepare_tma_launch("stencil sm90_tma", kernel, p, Shape::COLS, Shape::ROWS,
+                                           smem, env, &map));
     int per_sm = 0;
     GPUOPT_TRY_CUDA(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::THREADS, smem),

@@ -193,15 +193,12 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = ShapeFwd<T, R, Cfg>;
-    CUtensorMap map;
-    if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
     // The ring plus the align slack: the size can_implement checks.
     const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
     auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                    env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
+    CUtensorMap map;
+    GPUOPT_TRY(
+        stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env, &map));
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
         p, Shape::TX, Shape::TY,
         stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),

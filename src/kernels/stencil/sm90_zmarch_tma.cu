@@ -75,14 +75,11 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env) {
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = stencil::Shape3d<T, R>;
-    CUtensorMap map;
-    if (!stencil::encode_plane_map(&map, p, Shape::COLS, Shape::ROWS))
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "stencil sm90_zmarch_tma: cuTensorMapEncodeTiled rejected the input's layout");
     const int smem = static_cast<int>(stencil_tma3d_smem(p));  // the ring plus the align slack
     auto* kernel = stencil_sm90_zmarch_tma_kernel<T, R>;
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                    env.fn, "stencil sm90_zmarch_tma: raising the shared-memory limit");
+    CUtensorMap map;
+    GPUOPT_TRY(stencil::prepare_tma_launch("stencil sm90_zmarch_tma", kernel, p, Shape::COLS,
+                                           Shape::ROWS, smem, env, &map));
     const stencil::ZmarchPlan plan = stencil::zmarch_plan(
         p, Shape::TX, Shape::TY,
         stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count));

@@ -1,8 +1,13 @@
-// Host side of the TMA stencil rungs: the tensor map of the input.
+// Host side of the TMA stencil rungs: the tensor map of the input and the launch setup.
 #pragma once
 #include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <string>
 
 #include "kernels/stencil/stencil.hpp"
+#include "runtime/error.hpp"
+#include "runtime/registry.hpp"
 
 namespace gpuopt {
 namespace stencil {
@@ -11,6 +16,21 @@ namespace stencil {
 // box_cols x box_rows x 1 elements, no swizzle, out-of-bounds elements filled with zeros.
 // False when the driver lacks the entry point or rejects the layout.
 bool encode_plane_map(CUtensorMap* map, const StencilProblem& p, int box_cols, int box_rows);
+
+// Every TMA rung's launch setup: the input's plane map with boxes of box_cols x box_rows into
+// *map, and kernel's dynamic shared-memory limit raised to smem (the size its can_implement
+// checks). UNSUPPORTED or the CUDA status, the message led by `what`, when either fails.
+template <class Kernel>
+gpuopt_status_t prepare_tma_launch(const char* what, Kernel kernel, const StencilProblem& p,
+                                   int box_cols, int box_rows, int smem, const ExecEnv& env,
+                                   CUtensorMap* map) {
+  if (!encode_plane_map(map, p, box_cols, box_rows))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                  env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
+  return GPUOPT_SUCCESS;
+}
 
 }  // namespace stencil
 }  // namespace gpuopt
