@@ -25,8 +25,8 @@ struct ExecEnv {
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;  // the stream's own cuBLAS handle (vendor variants)
   const DeviceDesc* device = nullptr;
-  const char* fn = "";  // public entry point, for error messages
-  void* workspace = nullptr;       // the stream's op workspace (kOpWorkspaceBytes, see above)
+  const char* fn = "";        // public entry point, for error messages
+  void* workspace = nullptr;  // the stream's op workspace (kOpWorkspaceBytes, see above)
   std::size_t workspace_bytes = 0;
 };
 
@@ -41,6 +41,24 @@ struct VariantMeta {
 };
 
 constexpr unsigned dtype_bit(gpuopt_dtype_t t) { return 1u << static_cast<unsigned>(t); }
+
+// Size in bytes of an element of a gpuopt dtype (0 for a value outside the enum).
+constexpr std::size_t dtype_size(gpuopt_dtype_t t) {
+  switch (t) {
+    case GPUOPT_DTYPE_F64:
+    case GPUOPT_DTYPE_I64:
+    case GPUOPT_DTYPE_U64:
+      return 8;
+    case GPUOPT_DTYPE_F32:
+    case GPUOPT_DTYPE_I32:
+    case GPUOPT_DTYPE_U32:
+      return 4;
+    case GPUOPT_DTYPE_F16:
+    case GPUOPT_DTYPE_BF16:
+      return 2;
+  }
+  return 0;
+}
 
 // Empty when the variant's code runs on the device, else the reason.
 std::string arch_reason(const VariantMeta& meta, const DeviceDesc& dev);

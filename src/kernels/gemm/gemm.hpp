@@ -27,9 +27,6 @@ struct GemmProblem {
   std::int64_t stride_a = 0, stride_b = 0, stride_c = 0;
 };
 
-// Size in bytes of a gpuopt dtype (0 for unknown).
-std::size_t dtype_size(gpuopt_dtype_t t);
-
 // Common can_implement pieces: nullptr when fine, else the reason.
 const char* gemm_need_types(const GemmProblem& p, gpuopt_dtype_t ab, gpuopt_dtype_t c,
                             gpuopt_compute_t compute);

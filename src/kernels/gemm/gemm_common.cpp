@@ -5,20 +5,6 @@
 
 namespace gpuopt {
 
-std::size_t dtype_size(gpuopt_dtype_t t) {
-  switch (t) {
-    case GPUOPT_DTYPE_F64: return 8;
-    case GPUOPT_DTYPE_F32: return 4;
-    case GPUOPT_DTYPE_I32: return 4;
-    case GPUOPT_DTYPE_I64: return 8;
-    case GPUOPT_DTYPE_U32: return 4;
-    case GPUOPT_DTYPE_U64: return 8;
-    case GPUOPT_DTYPE_F16: return 2;
-    case GPUOPT_DTYPE_BF16: return 2;
-  }
-  return 0;
-}
-
 const char* gemm_need_types(const GemmProblem& p, gpuopt_dtype_t ab, gpuopt_dtype_t c,
                             gpuopt_compute_t compute) {
   if (p.a_type != ab || p.c_type != c || p.compute != compute)

@@ -8,21 +8,7 @@
 namespace gpuopt {
 
 std::size_t reduce_in_size(gpuopt_dtype_t t) {
-  switch (t) {
-    case GPUOPT_DTYPE_I32:
-    case GPUOPT_DTYPE_U32:
-    case GPUOPT_DTYPE_F32:
-      return 4;
-    case GPUOPT_DTYPE_I64:
-    case GPUOPT_DTYPE_F64:
-      return 8;
-    case GPUOPT_DTYPE_BF16:
-    case GPUOPT_DTYPE_F16:
-      return 2;
-    case GPUOPT_DTYPE_U64:
-      return 0;
-  }
-  return 0;
+  return t == GPUOPT_DTYPE_U64 ? 0 : dtype_size(t);  // every input type but u64
 }
 
 std::size_t reduce_out_size(gpuopt_reduce_op_t op, gpuopt_dtype_t t) {

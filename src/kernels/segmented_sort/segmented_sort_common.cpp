@@ -8,20 +8,7 @@
 namespace gpuopt {
 
 std::size_t sort_key_size(gpuopt_dtype_t t) {
-  switch (t) {
-    case GPUOPT_DTYPE_I32:
-    case GPUOPT_DTYPE_U32:
-    case GPUOPT_DTYPE_F32:
-      return 4;
-    case GPUOPT_DTYPE_I64:
-    case GPUOPT_DTYPE_U64:
-    case GPUOPT_DTYPE_F64:
-      return 8;
-    case GPUOPT_DTYPE_F16:
-    case GPUOPT_DTYPE_BF16:
-      return 0;
-  }
-  return 0;
+  return t == GPUOPT_DTYPE_F16 || t == GPUOPT_DTYPE_BF16 ? 0 : dtype_size(t);  // no 16-bit keys
 }
 
 KeyKind sort_key_kind(gpuopt_dtype_t t) {

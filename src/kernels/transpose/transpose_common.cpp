@@ -30,16 +30,8 @@ std::size_t span(std::int64_t len, std::int64_t lines, std::int64_t ld, gpuopt_d
 }  // namespace
 
 std::size_t transpose_elem_size(gpuopt_dtype_t t) {
-  switch (t) {
-    case GPUOPT_DTYPE_F32:
-      return 4;
-    case GPUOPT_DTYPE_F64:
-      return 8;
-    case GPUOPT_DTYPE_BF16:
-      return 2;
-    default:
-      return 0;
-  }
+  const bool supported = t == GPUOPT_DTYPE_F32 || t == GPUOPT_DTYPE_F64 || t == GPUOPT_DTYPE_BF16;
+  return supported ? dtype_size(t) : 0;
 }
 
 gpuopt_status_t transpose_read_desc(const char* fn, const gpuopt_transpose_desc_t* d,
