@@ -324,15 +324,14 @@ constexpr int kWarpKernelThreads = 256;
 int warp_network_items(int n, int tune);
 int warp_network_segments_per_block(int n, int tune);
 
-// warp_bitonic's shape and store options for fixed segments (docs/notes/segmented_sort.md):
-// 16 keys per lane for 128 and 256 keys (fewer stages across lanes), sorted keys staged through
-// shared memory for coalesced 16-byte stores, an L2 prefetch of the next span. The default is
-// the fastest combination measured; GPUOPT_SORT_TUNE overrides it (experiments only).
+// warp_bitonic's shape options for fixed segments (docs/notes/segmented_sort.md): 16 keys per
+// lane for 128 and 256 keys (fewer stages across lanes) and an L2 prefetch of the next span. The
+// fixed-size path runs kTuneDefault, the fastest combination measured (run 3: 1.354 ms vs 1.537;
+// staging the sorted keys through shared memory measured slower and was removed); the binned
+// pipeline runs neither option (tune 0).
 constexpr int kTuneItems16 = 1;
-constexpr int kTuneStage = 2;
 constexpr int kTunePrefetch = 4;
-constexpr int kTuneDefault = kTuneItems16 | kTunePrefetch;  // 1.354 ms vs 1.537 (run 3)
-int warp_tune();
+constexpr int kTuneDefault = kTuneItems16 | kTunePrefetch;
 
 }  // namespace sort
 }  // namespace gpuopt

@@ -10,7 +10,6 @@
 // Figure (H200, 4M x 128 i32 keys, read + write): 3171 GB/s, 1.354 ms, 237x cub
 // (docs/notes/segmented_sort.md, run 3).
 #include <algorithm>
-#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/segmented_sort/sort_keys.cuh"
@@ -19,24 +18,11 @@ namespace gpuopt {
 namespace sort {
 namespace {
 
-// Vector slot of the warp's staging area: XOR-swizzled so that the blocked writes (each lane
-// its kVecs consecutive vectors) and the striped reads are free of bank conflicts.
-template <int kVecs>
-__device__ __forceinline__ int stage_slot(int v) {
-  return v ^ ((v >> 3) & (kVecs - 1));
-}
-
 template <class U, int VB, int ITEMS, int LANES>
 __global__ void __launch_bounds__(kWarpKernelThreads) warp_bitonic_kernel(const SortArgs a) {
   constexpr int N = ITEMS * LANES;
   constexpr int kGroups = 32 / LANES;  // segments per warp
   constexpr int kWarps = kWarpKernelThreads / 32;
-  // Fixed layouts with whole aligned segments (a.vec): the warp's kGroups segments are one
-  // contiguous span; the sorted keys go through shared memory so the stores are coalesced too.
-  constexpr bool kStage = ITEMS * sizeof(U) <= 64;
-  constexpr int kVecs = static_cast<int>(ITEMS * sizeof(U) / 16);
-  __shared__ uint4 stage[kStage ? kWarpKernelThreads * kVecs : 1];
-  uint4* ws = stage + (threadIdx.x / 32) * 32 * kVecs;
   const int lane = threadIdx.x & 31;
   const int gl = lane & (LANES - 1);
   const int group = lane / LANES;
@@ -57,26 +43,7 @@ __global__ void __launch_bounds__(kWarpKernelThreads) warp_bitonic_kernel(const 
       asm volatile("prefetch.global.L2 [%0];" ::"l"(next));
     }
     group_sort<U, VB != 0, ITEMS, LANES>(k, x, gl);
-    if (kStage && (a.tune & kTuneStage) && a.vec) {
-      alignas(16) U t[ITEMS];
-#pragma unroll
-      for (int j = 0; j < ITEMS; ++j) t[j] = unmap_key(k[j], a.kind, a.descending);
-#pragma unroll
-      for (int q = 0; q < kVecs; ++q)
-        ws[stage_slot<kVecs>(lane * kVecs + q)] = reinterpret_cast<const uint4*>(t)[q];
-      __syncwarp();
-      uint4* out = reinterpret_cast<uint4*>(static_cast<U*>(a.keys_out) + w * kGroups * N);
-#pragma unroll
-      for (int q = 0; q < kVecs; ++q) {
-        const int vi = q * 32 + lane;
-        if (w * kGroups + vi * (16 / static_cast<int>(sizeof(U))) / N < total)
-          __stcs(out + vi, ws[stage_slot<kVecs>(vi)]);
-      }
-      __syncwarp();
-      store_values<VB, ITEMS>(a, lo, size, gl * ITEMS, x);
-    } else {
-      store_sorted<U, VB, ITEMS>(a, lo, size, gl * ITEMS, k, x);
-    }
+    store_sorted<U, VB, ITEMS>(a, lo, size, gl * ITEMS, k, x);
   }
 }
 
@@ -123,14 +90,6 @@ int warp_network_segments_per_block(int n, int tune) {
   return kWarpKernelThreads / (n / warp_network_items(n, tune));
 }
 
-int warp_tune() {
-  static const int tune = [] {
-    const char* e = std::getenv("GPUOPT_SORT_TUNE");
-    return e && *e ? static_cast<int>(std::strtol(e, nullptr, 0)) : kTuneDefault;
-  }();
-  return tune;
-}
-
 gpuopt_status_t launch_warp_network(const SortArgs& a, int key_bytes, int value_bytes, int n,
                                     long long blocks, cudaStream_t stream, const char* fn) {
   blocks = std::max<long long>(1, std::min<long long>(blocks, kMaxGridX));
@@ -145,7 +104,7 @@ gpuopt_status_t sort_launch_warp_bitonic(const SegmentedSortProblem& p, const Ex
   const int n = static_cast<int>(sort_pow2(p.segment_size, 8));
   sort::SortArgs a = sort::make_sort_args(p);
   const int key_bytes = static_cast<int>(sort_key_size(p.key_type));
-  a.tune = sort::warp_tune();
+  a.tune = sort::kTuneDefault;
   const int items = sort::warp_network_items(n, a.tune);
   a.vec = p.segment_size == n && (items * key_bytes) % 16 == 0 &&
           reinterpret_cast<std::uintptr_t>(p.keys_in) % 16 == 0 &&
