@@ -27,6 +27,23 @@ gpuopt_status_t read_desc(const gpuopt_stencil_desc_t* d, gpuopt_stencil_desc_t*
   return GPUOPT_SUCCESS;
 }
 
+// The row pitch (and for 3D the slice pitch) of the `which` grid ("in" or "out") against nx, ny.
+gpuopt_status_t check_layout(const gpuopt_stencil_desc_t& d, const char* which, std::int64_t pitch,
+                             std::int64_t slice) {
+  if (pitch < d.nx || pitch < 1)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
+                "desc->%s_pitch is %" PRId64 "; expected >= max(1, nx) (%" PRId64 ")", which, pitch,
+                d.nx);
+  if (d.dims != 3) return GPUOPT_SUCCESS;
+  const bool ok = d.ny == 0 || (pitch <= INT64_MAX / d.ny && slice >= pitch * d.ny);
+  if (!ok || slice < 1)
+    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
+                "desc->%s_slice_pitch is %" PRId64 "; expected >= %s_pitch * ny (%" PRId64
+                " * %" PRId64 ") and >= 1",
+                which, slice, which, pitch, d.ny);
+  return GPUOPT_SUCCESS;
+}
+
 gpuopt_status_t check_extents(const gpuopt_stencil_desc_t& d) {
   if (d.nx < 0 || d.ny < 0 || d.nz < 0)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
@@ -36,31 +53,8 @@ gpuopt_status_t check_extents(const gpuopt_stencil_desc_t& d) {
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
                 "desc->nz is %" PRId64 "; a 2D stencil (dims 2) takes nz = 1 (or 0 for empty)",
                 d.nz);
-  if (d.in_pitch < d.nx || d.in_pitch < 1)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->in_pitch is %" PRId64 "; expected >= max(1, nx) (%" PRId64 ")", d.in_pitch,
-                d.nx);
-  if (d.out_pitch < d.nx || d.out_pitch < 1)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->out_pitch is %" PRId64 "; expected >= max(1, nx) (%" PRId64 ")", d.out_pitch,
-                d.nx);
-  if (d.dims == 3) {
-    const bool in_ok =
-        d.ny == 0 || (d.in_pitch <= INT64_MAX / d.ny && d.in_slice_pitch >= d.in_pitch * d.ny);
-    if (!in_ok || d.in_slice_pitch < 1)
-      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                  "desc->in_slice_pitch is %" PRId64 "; expected >= in_pitch * ny (%" PRId64
-                  " * %" PRId64 ") and >= 1",
-                  d.in_slice_pitch, d.in_pitch, d.ny);
-    const bool out_ok =
-        d.ny == 0 || (d.out_pitch <= INT64_MAX / d.ny && d.out_slice_pitch >= d.out_pitch * d.ny);
-    if (!out_ok || d.out_slice_pitch < 1)
-      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                  "desc->out_slice_pitch is %" PRId64 "; expected >= out_pitch * ny (%" PRId64
-                  " * %" PRId64 ") and >= 1",
-                  d.out_slice_pitch, d.out_pitch, d.ny);
-  }
-  return GPUOPT_SUCCESS;
+  GPUOPT_TRY(check_layout(d, "in", d.in_pitch, d.in_slice_pitch));
+  return check_layout(d, "out", d.out_pitch, d.out_slice_pitch);
 }
 
 gpuopt_status_t check_fields(const gpuopt_stencil_desc_t& d) {
