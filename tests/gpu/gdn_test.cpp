@@ -101,12 +101,11 @@ TEST_F(Gdn, EveryVariantPersistentTiles) {
   });
 }
 
-// The boundaries of the tf32 gamma-resident forward kernel (128 output channels per block, 64-pixel
-// tiles, pairs of persistent blocks): C = 128 (one block per tile) / 129 / 131 / 256 (two, the
-// second's k range padded to 8), pixel counts one past a tile, below one, and tile-exact with
-// 16-byte copies; 3 x 24 tiles > 66 block pairs (on 132 SMs: the first pairs loop, their next
-// tile's x loads overlapping this one). Small enough for racecheck.
-TEST_F(Gdn, SmallGammaResidentBoundaries) {
+// Channel counts at the 128-row boundaries of the fused kernels (C = 128 / 129 / 131 / 256) with
+// pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies;
+// 3 x 1536 pixels: more tiles than SMs. (Written for round 6's gamma-resident kernel, since
+// removed, see docs/notes/gdn.md.) Small enough for racecheck.
+TEST_F(Gdn, SmallChannelBoundaries) {
   for_each_variant([&](const std::string& name) {
     for (gpuopt_compute_t mode : kModes) {
       expect_correct(gput::gdn_case(2, 128, 5, 13, 0, mode), name);
@@ -114,17 +113,6 @@ TEST_F(Gdn, SmallGammaResidentBoundaries) {
       expect_correct(gput::gdn_case(3, 131, 8, 16, 0, mode), name);
       expect_correct(gput::gdn_case(2, 256, 7, 9, 1, mode), name);
       expect_correct(gput::gdn_case(3, 131, 32, 48, 1, mode), name);
-    }
-  });
-}
-
-// Many tiles per block pair of the gamma-resident kernel (C = 136: 77 tiles per image; C = 252,
-// 33 tiles, H * W a multiple of 4).
-TEST_F(Gdn, EveryVariantGammaResidentManyTiles) {
-  for_each_variant([&](const std::string& name) {
-    for (gpuopt_compute_t mode : kModes) {
-      expect_correct(gput::gdn_case(2, 136, 70, 70, 0, mode), name);
-      expect_correct(gput::gdn_case(1, 252, 48, 44, 1, mode), name);
     }
   });
 }

@@ -16,12 +16,9 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
-#include "kernels/gdn/gdn_fwd_gamma_half.cuh"
 #include "kernels/gdn/gdn_fwd_resident.cuh"
 #include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gdn/gdn_mma.cuh"
@@ -255,50 +252,6 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   return check_launch(env.fn, what);
 }
 
-// Whether the gamma-resident forward kernel (gdn_fwd_gamma_half.cuh) runs: C <= 256, its 202 KiB
-// of smem fit (sm_90). tf32 mode; f32 too only with the temporary measurement switch
-// GPUOPT_GDN_GHALF=f32 (=0: never).
-bool gamma_half_fits(const GdnProblem& p, const ExecEnv& env) {
-  const char* sw = std::getenv("GPUOPT_GDN_GHALF");
-  if (sw != nullptr && std::strcmp(sw, "0") == 0) return false;
-  if (!p.tf32 && (sw == nullptr || std::strcmp(sw, "f32") != 0)) return false;
-  return p.c <= gdn::kGhMaxC && env.device != nullptr &&
-         static_cast<std::size_t>(gdn::gamma_half_smem_bytes(p.c)) <= env.device->smem_optin;
-}
-
-gpuopt_status_t launch_gamma_half(const GdnProblem& p, const ExecEnv& env) {
-  gdn::GammaHalfArgs a;
-  a.x = p.x;
-  a.beta = p.beta;
-  a.gamma = p.gamma;
-  a.y = p.y;
-  a.c = static_cast<int>(p.c);
-  a.cp = gdn::gh_cp(p.c);
-  a.p = p.p;
-  a.halves = p.c > gdn::kGhRows ? 2 : 1;
-  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kGhPixels));
-  a.units = p.n * a.ptiles;
-  a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
-  a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  a.pair = pairs(p, p.y);
-  a.inverse = p.inverse;
-  // one block per SM (pairs of blocks share a tile), at most one per (tile, half)
-  const long long per_half =
-      env.device->sm_count / a.halves > 0 ? env.device->sm_count / a.halves : 1;
-  const long long grid = (a.units < per_half ? a.units : per_half) * a.halves;
-  const int smem = static_cast<int>(gdn::gamma_half_smem_bytes(p.c));
-  const char* sw = std::getenv("GPUOPT_GDN_GHALF");
-  const bool w16 = sw != nullptr && std::strcmp(sw, "w16") == 0;  // (temporary measurement switch)
-  auto kernel = p.tf32 ? (w16 ? gdn::gdn_fwd_gamma_half_kernel<false, 4>
-                              : gdn::gdn_fwd_gamma_half_kernel<false, 2>)
-                       : gdn::gdn_fwd_gamma_half_kernel<true, 2>;
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  if (e != cudaSuccess) return fail_cuda(e, env.fn, "gdn fused forward (gamma-resident) kernel");
-  kernel<<<static_cast<unsigned>(grid), w16 ? 512 : 256, smem, env.stream>>>(a);
-  return check_launch(env.fn, "gdn fused forward (gamma-resident) kernel");
-}
-
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
@@ -360,7 +313,6 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
-  if (gamma_half_fits(p, env)) return launch_gamma_half(p, env);
   if (resident_fits(p, env))
     return launch_resident(p, ResForwardEpi{p.y, p.inverse, pairs(p, p.y)}, env,
                            "gdn fused forward (resident x) kernel");

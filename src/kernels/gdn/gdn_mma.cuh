@@ -155,20 +155,19 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
 
 // A fragment (16 rows from m, k from kk) of a tile: a0 (m + g, kk + t), a1 (m + g + 8, kk + t),
 // a2 (m + g, kk + t + 4), a3 (m + g + 8, kk + t + 4); squared when Square.
-// Pitch: the tile's row pitch in floats (default: the 128 x 32 tiles of this file).
-template <bool KContig, bool Square, int Pitch = KContig ? kKPitch : kRPitch>
+template <bool KContig, bool Square>
 __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, float (&v)[4]) {
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[4];
-    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * Pitch + kk + (lane >> 4) * 4);
+    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * kKPitch + kk + (lane >> 4) * 4);
 #pragma unroll
     for (int q = 0; q < 4; ++q) v[q] = __uint_as_float(r[q]);
   } else {
-    v[0] = s[(kk + t) * Pitch + m + g];
-    v[1] = s[(kk + t) * Pitch + m + g + 8];
-    v[2] = s[(kk + t + 4) * Pitch + m + g];
-    v[3] = s[(kk + t + 4) * Pitch + m + g + 8];
+    v[0] = s[(kk + t) * kRPitch + m + g];
+    v[1] = s[(kk + t) * kRPitch + m + g + 8];
+    v[2] = s[(kk + t + 4) * kRPitch + m + g];
+    v[3] = s[(kk + t + 4) * kRPitch + m + g + 8];
   }
   if (Square) {
 #pragma unroll
@@ -177,52 +176,21 @@ __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, 
 }
 
 // B fragment (8 columns from n, k from kk): b0 (kk + t, n + g), b1 (kk + t + 4, n + g).
-template <bool KContig, bool Square, int Pitch = KContig ? kKPitch : kRPitch>
+template <bool KContig, bool Square>
 __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, float (&v)[2]) {
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[2];
-    ldmatrix_x2(r, s + (n + (lane & 7)) * Pitch + kk + ((lane >> 3) & 1) * 4);
+    ldmatrix_x2(r, s + (n + (lane & 7)) * kKPitch + kk + ((lane >> 3) & 1) * 4);
     v[0] = __uint_as_float(r[0]);
     v[1] = __uint_as_float(r[1]);
   } else {
-    v[0] = s[(kk + t) * Pitch + n + g];
-    v[1] = s[(kk + t + 4) * Pitch + n + g];
+    v[0] = s[(kk + t) * kRPitch + n + g];
+    v[1] = s[(kk + t + 4) * kRPitch + n + g];
   }
   if (Square) {
     v[0] *= v[0];
     v[1] *= v[1];
-  }
-}
-
-// One 8-deep k step (from kk) of a warp's (16 MI) x (8 NJ) tile: rows m.. of As, columns n.. of
-// Bs, tiles of row pitch APitch / BPitch floats laid out as the loaders write them.
-template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, int MI, int NJ, int APitch, int BPitch>
-__device__ __forceinline__ void mma_k8(const float* As, const float* Bs, int m, int n, int kk,
-                                       int lane, float (&acc)[MI][NJ][4]) {
-  unsigned bh[NJ][2], bl[NJ][2];
-#pragma unroll
-  for (int j = 0; j < NJ; ++j) {
-    float v[2];
-    frag_b<BK, BSq, BPitch>(Bs, n + j * 8, kk, lane, v);
-    split<Split3>(v[0], bh[j][0], bl[j][0]);
-    split<Split3>(v[1], bh[j][1], bl[j][1]);
-  }
-#pragma unroll
-  for (int i = 0; i < MI; ++i) {
-    float v[4];
-    frag_a<AK, ASq, APitch>(As, m + i * 16, kk, lane, v);
-    unsigned ah[4], al[4];
-#pragma unroll
-    for (int q = 0; q < 4; ++q) split<Split3>(v[q], ah[q], al[q]);
-#pragma unroll
-    for (int j = 0; j < NJ; ++j) {
-      if (Split3) {
-        mma_tf32(acc[i][j], al, bh[j]);
-        mma_tf32(acc[i][j], ah, bl[j]);
-      }
-      mma_tf32(acc[i][j], ah, bh[j]);
-    }
   }
 }
 
@@ -232,9 +200,32 @@ template <bool AK, bool ASq, bool BK, bool BSq, bool Split3>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
 #pragma unroll
-  for (int kk = 0; kk < kBK; kk += 8)
-    mma_k8<AK, ASq, BK, BSq, Split3, 4, 4, AK ? kKPitch : kRPitch, BK ? kKPitch : kRPitch>(
-        As, Bs, wm * 64, wn * 32, kk, lane, acc);
+  for (int kk = 0; kk < kBK; kk += 8) {
+    unsigned bh[4][2], bl[4][2];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      float v[2];
+      frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
+      split<Split3>(v[0], bh[j][0], bl[j][0]);
+      split<Split3>(v[1], bh[j][1], bl[j][1]);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float v[4];
+      frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) split<Split3>(v[q], ah[q], al[q]);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (Split3) {
+          mma_tf32(acc[i][j], al, bh[j]);
+          mma_tf32(acc[i][j], ah, bl[j]);
+        }
+        mma_tf32(acc[i][j], ah, bh[j]);
+      }
+    }
+  }
 }
 
 __device__ __forceinline__ void zero_acc(float (&acc)[4][4][4]) {
