@@ -102,9 +102,9 @@ TEST_F(Gdn, EveryVariantPersistentTiles) {
 }
 
 // Channel counts at the 128-row boundaries of the fused kernels (C = 128 / 129 / 131 / 256) with
-// pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies;
-// 3 x 1536 pixels: more tiles than SMs. (Written for round 6's gamma-resident kernel, since
-// removed, see docs/notes/gdn.md.) Small enough for racecheck.
+// pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies.
+// (Written for round 6's gamma-resident kernel, since removed, see docs/notes/gdn.md; 3 x 1536
+// pixels made its block pairs loop.) Small enough for racecheck.
 TEST_F(Gdn, SmallChannelBoundaries) {
   for_each_variant([&](const std::string& name) {
     for (gpuopt_compute_t mode : kModes) {
