@@ -56,6 +56,8 @@ gpuopt_status_t transpose_launch_smem_swizzled(const TransposeProblem& p, const 
 gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_cublas(const TransposeProblem& p, const ExecEnv& env);
 gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_sm80_vec_tile(const TransposeProblem& p, const ExecEnv& env);
+gpuopt_status_t transpose_launch_sm90_tma_onetile(const TransposeProblem& p, const ExecEnv& env);
 
 // Why sm90_tma (and sm90_tma_store) cannot run p on dev (nullptr when it can).
 const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& dev);
