@@ -213,17 +213,18 @@ TEST(TransposeDispatch, EveryCcHasAFastRungForEveryType) {
   }
 }
 
-TEST(TransposeDispatch, MeasuredRuleF64Bf16SwizzledCublasNeverAuto) {
+TEST(TransposeDispatch, MeasuredRuleVecTileF32Bf16SwizzledF64CublasNeverAuto) {
   for (int cc : {75, 80, 86, 89, 90}) {
-    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16}) {
-      const Choice c = choose(problem(t, 16384, 8192), cc);
-      EXPECT_EQ(name_of(c), "smem_swizzled") << cc << ": " << c.trace;
-    }
+    const char* vec = cc >= 80 ? "sm80_vec_tile" : "smem_swizzled";
+    const Choice d = choose(problem(GPUOPT_DTYPE_F64, 16384, 8192), cc);
+    EXPECT_EQ(name_of(d), "smem_swizzled") << cc << ": " << d.trace;
+    const Choice h = choose(problem(GPUOPT_DTYPE_BF16, 32768, 16384), cc);
+    EXPECT_EQ(name_of(h), vec) << cc << ": " << h.trace;
     const Choice f = choose(problem(GPUOPT_DTYPE_F32, 16384, 16384), cc);
-    EXPECT_NE(name_of(f), "cublas") << f.trace;
-    if (cc != 90) {
-      EXPECT_EQ(name_of(f), "smem_swizzled") << f.trace;
-    }
+    EXPECT_EQ(name_of(f), vec) << cc << ": " << f.trace;
+    // Operands off pair alignment: vec_tile would copy element by element.
+    const Choice u = choose(problem(GPUOPT_DTYPE_F32, 16384, 16384, 4), cc);
+    EXPECT_EQ(name_of(u), "smem_swizzled") << cc << ": " << u.trace;
   }
 }
 

@@ -22,6 +22,10 @@
 // 3694 (501114a), bf16 2827 (66.2%, d90ef43). Runs 5-6 (e0bfb42, 0a256c3): f32 3859-3876 GB/s,
 // 0.976-0.979x geam; a 96 KiB ring, releasing the stage before the stores, and 128 x 128 tiles
 // (four boxes, one CTA per SM, 128 or 192 KiB ring) all measured within 0.3% of it: not kept.
+// sm90_tma_onetile: the same tiles and stores on one CTA per tile (5 f32 CTAs per SM, 48
+// registers). H100 (044bf0f, pass 4): f32 16384^2 0.7481 ms, 2871 GB/s (0.950 of copy, 0.994x
+// geam; ncu 85.6% of DRAM peak) vs persistent sm90_tma 0.7636 ms (0.973x, 84.1%); f64 2851 GB/s
+// (sm90_tma 2706), bf16 2509 (2325). Persistence cost ~2% here; sm80_vec_tile is faster still.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
