@@ -182,15 +182,17 @@ Choice choose(const TransposeProblem& p, int cc, int forced = -1) {
 TEST(TransposeTable, NamesOrderAndMeta) {
   int count = 0;
   const auto* t = table(&count);
-  const char* const names[] = {"naive",    "smem_padded",    "smem_swizzled",
-                               "sm90_tma", "sm90_tma_store", "cublas"};
-  ASSERT_EQ(count, 6);
+  const char* const names[] = {"naive",          "smem_padded",   "smem_swizzled",    "sm90_tma",
+                               "sm90_tma_store", "sm80_vec_tile", "sm90_tma_onetile", "cublas"};
+  ASSERT_EQ(count, 8);
   for (int i = 0; i < count; ++i) EXPECT_STREQ(t[i].meta.name, names[i]);
-  EXPECT_TRUE(t[5].meta.is_vendor);
+  EXPECT_TRUE(t[7].meta.is_vendor);
   EXPECT_EQ(t[3].meta.exact_cc, 90);
   EXPECT_EQ(t[4].meta.exact_cc, 90);
   EXPECT_EQ(t[4].meta.dtype_mask, gpuopt::dtype_bit(GPUOPT_DTYPE_F32));
-  EXPECT_EQ(t[5].meta.dtype_mask & gpuopt::dtype_bit(GPUOPT_DTYPE_BF16), 0u);
+  EXPECT_EQ(t[5].meta.exact_cc, 0);
+  EXPECT_EQ(t[6].meta.exact_cc, 90);
+  EXPECT_EQ(t[7].meta.dtype_mask & gpuopt::dtype_bit(GPUOPT_DTYPE_BF16), 0u);
   const gpuopt::OpTable* op = gpuopt::op_table(GPUOPT_OP_TRANSPOSE);
   ASSERT_NE(op, nullptr);
   EXPECT_STREQ(op->op_name, "transpose");
@@ -211,17 +213,18 @@ TEST(TransposeDispatch, EveryCcHasAFastRungForEveryType) {
   }
 }
 
-TEST(TransposeDispatch, MeasuredRuleF64Bf16SwizzledCublasNeverAuto) {
+TEST(TransposeDispatch, MeasuredRuleVecTileF32Bf16SwizzledF64CublasNeverAuto) {
   for (int cc : {75, 80, 86, 89, 90}) {
-    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_F64, GPUOPT_DTYPE_BF16}) {
-      const Choice c = choose(problem(t, 16384, 8192), cc);
-      EXPECT_EQ(name_of(c), "smem_swizzled") << cc << ": " << c.trace;
-    }
+    const char* vec = cc >= 80 ? "sm80_vec_tile" : "smem_swizzled";
+    const Choice d = choose(problem(GPUOPT_DTYPE_F64, 16384, 8192), cc);
+    EXPECT_EQ(name_of(d), "smem_swizzled") << cc << ": " << d.trace;
+    const Choice h = choose(problem(GPUOPT_DTYPE_BF16, 32768, 16384), cc);
+    EXPECT_EQ(name_of(h), vec) << cc << ": " << h.trace;
     const Choice f = choose(problem(GPUOPT_DTYPE_F32, 16384, 16384), cc);
-    EXPECT_NE(name_of(f), "cublas") << f.trace;
-    if (cc != 90) {
-      EXPECT_EQ(name_of(f), "smem_swizzled") << f.trace;
-    }
+    EXPECT_EQ(name_of(f), vec) << cc << ": " << f.trace;
+    // Operands off pair alignment: vec_tile would copy element by element.
+    const Choice u = choose(problem(GPUOPT_DTYPE_F32, 16384, 16384, 4), cc);
+    EXPECT_EQ(name_of(u), "smem_swizzled") << cc << ": " << u.trace;
   }
 }
 
@@ -239,6 +242,19 @@ TEST(TransposeDispatch, UnalignedNeverPicksTma) {
   narrow.ldb = 4100;
   const Choice c3 = choose(narrow, 90, index_of("sm90_tma"));
   EXPECT_EQ(c3.index, -1);
+}
+
+TEST(TransposeDispatch, OneTileTmaHasTheTmaConditionsVecTileNeedsSm80) {
+  const Choice u =
+      choose(problem(GPUOPT_DTYPE_F32, 4096, 4096, 4), 90, index_of("sm90_tma_onetile"));
+  EXPECT_EQ(u.index, -1);
+  EXPECT_NE(u.reason.find("16 bytes"), std::string::npos) << u.reason;
+  EXPECT_EQ(choose(problem(GPUOPT_DTYPE_F32, 4096, 4096), 80, index_of("sm90_tma_onetile")).index,
+            -1);
+  // sm80_vec_tile takes any alignment (element path) on cc >= 8.0.
+  const Choice v = choose(problem(GPUOPT_DTYPE_BF16, 4095, 33, 2), 80, index_of("sm80_vec_tile"));
+  EXPECT_EQ(name_of(v), "sm80_vec_tile") << v.trace;
+  EXPECT_EQ(choose(problem(GPUOPT_DTYPE_F32, 64, 64), 75, index_of("sm80_vec_tile")).index, -1);
 }
 
 TEST(TransposeDispatch, CublasRefusesBf16) {

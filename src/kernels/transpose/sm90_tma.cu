@@ -22,6 +22,10 @@
 // 3694 (501114a), bf16 2827 (66.2%, d90ef43). Runs 5-6 (e0bfb42, 0a256c3): f32 3859-3876 GB/s,
 // 0.976-0.979x geam; a 96 KiB ring, releasing the stage before the stores, and 128 x 128 tiles
 // (four boxes, one CTA per SM, 128 or 192 KiB ring) all measured within 0.3% of it: not kept.
+// sm90_tma_onetile: the same tiles and stores on one CTA per tile (5 f32 CTAs per SM, 48
+// registers). H100 (044bf0f, pass 4): f32 16384^2 0.7481 ms, 2871 GB/s (0.950 of copy, 0.994x
+// geam; ncu 85.6% of DRAM peak) vs persistent sm90_tma 0.7636 ms (0.973x, 84.1%); f64 2851 GB/s
+// (sm90_tma 2706), bf16 2509 (2325). Persistence cost ~2% here; sm80_vec_tile is faster still.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -40,8 +44,9 @@ constexpr int kRingBytes = 64 * 1024;  // stages per CTA
 constexpr int kSmemBytes = kRingBytes + 1024;  // + slack to align to 1024
 
 // kBoxes boxes side by side along i make a tile; kTmaStore: TMA stores from a shared output
-// tile; kStreamStores: st.global.cs thread stores (run 4: +3% for f32).
-template <class W, int Boxes, bool TmaStore, bool StreamStores>
+// tile; kStreamStores: st.global.cs thread stores (run 4: +3% for f32); kOneTile: a grid of one
+// CTA per tile whose ring is that tile's one stage (sm90_tma_onetile) instead of persistent CTAs.
+template <class W, int Boxes, bool TmaStore, bool StreamStores, bool OneTile = false>
 struct Tma {
   using Word = W;
   static constexpr int kBoxes = Boxes;
@@ -54,12 +59,16 @@ struct Tma {
   static constexpr int kBox = kRowBytes * kJ;
   static constexpr int kStage = kBox * kBoxes;
   // With TMA stores: a 32 KiB ring and two output tiles of a stage's size (65 KiB in all).
-  static constexpr int kRing = TmaStore ? kRingBytes / 2 : kRingBytes;
+  static constexpr int kRing = OneTile ? kStage : (TmaStore ? kRingBytes / 2 : kRingBytes);
   static constexpr int kStages = kRing / kStage;
   static constexpr int kOut = TmaStore ? kStage : 0;
   static constexpr int kSmem = kRing + 2 * kOut + 1024;  // + slack to align to 1024
-  static_assert(kStages >= 2, "a ring of at least two stages");
+  // One-tile CTAs: a register cap without spills (ptxas -v, sm_90a) for f32 (55 -> 48 registers:
+  // 5 CTAs per SM instead of 4) and f64 (8 CTAs, 32 registers); 0: no cap.
+  static constexpr int kMinBlocks = !OneTile ? 0 : (sizeof(W) == 4 ? 5 : (sizeof(W) == 8 ? 8 : 0));
+  static_assert(kStages >= 2 || OneTile, "a persistent ring of at least two stages");
   static_assert(!TmaStore || Boxes == 1, "TMA stores of one-box tiles");
+  static_assert(!(TmaStore && OneTile), "one-tile CTAs store with threads");
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -162,7 +171,7 @@ struct TileGrid {
 };
 
 template <class T>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, T::kMinBlocks)
     transpose_sm90_tma_kernel(const __grid_constant__ CUtensorMap map,
                               const __grid_constant__ CUtensorMap map_b,
                               TransposeArgs<typename T::Word> t, TileGrid grid) {
@@ -275,10 +284,11 @@ long long tiles_of(const TransposeProblem& p, int boxes = 1) {
   return tiles_i_of(p, boxes) * ceil_div(p.cols, 32 * v);
 }
 
-// Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores.
-template <class W, int kBoxes, bool kTmaStore, bool kStreamStores>
+// Launches the kernel of tiles of kBoxes boxes, with TMA stores or thread stores, on persistent
+// CTAs (as many as fit) or on one CTA per tile.
+template <class W, int kBoxes, bool kTmaStore, bool kStreamStores, bool kOneTile = false>
 gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
-  using T = Tma<W, kBoxes, kTmaStore, kStreamStores>;
+  using T = Tma<W, kBoxes, kTmaStore, kStreamStores, kOneTile>;
   if (env.device->smem_optin < static_cast<std::size_t>(T::kSmem))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
                 "transpose sm90_tma: needs %d KiB of shared memory", T::kSmem / 1024);
@@ -301,12 +311,15 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
   GPUOPT_TRY_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmem), env.fn,
       "transpose sm90_tma: raising the shared-memory limit");
-  int per_sm = 0;
-  GPUOPT_TRY_CUDA(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, T::kSmem), env.fn,
-      "transpose sm90_tma: occupancy query");
-  long long grid = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
-  if (grid > tiles) grid = tiles;
+  long long grid = tiles;  // one tile per CTA (tiles <= INT_MAX / 2: transpose_can_sm90_tma)
+  if (!kOneTile) {
+    int per_sm = 0;
+    GPUOPT_TRY_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, T::kSmem), env.fn,
+        "transpose sm90_tma: occupancy query");
+    const long long fit = static_cast<long long>(env.device->sm_count) * (per_sm > 0 ? per_sm : 1);
+    if (grid > fit) grid = fit;
+  }
   kernel<<<static_cast<unsigned>(grid), kThreads, T::kSmem, env.stream>>>(map, map_b,
                                                                           transpose_args<W>(p), g);
   return check_launch(env.fn, "transpose sm90_tma kernel launch");
@@ -314,12 +327,14 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
 
 // sm90_tma: f32 tiles of two boxes with st.global.cs stores (run 3: two boxes 3745 vs one 3615
 // GB/s; run 4: + .cs 3876 vs 3762), f64 and bf16 one box, plain stores (as measured).
+// kOneTile: sm90_tma_onetile, the same tiles and stores with one CTA per tile.
+template <bool kOneTile>
 struct Sm90Tma {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
     constexpr bool kF32 = sizeof(W) == 4;
     constexpr int kBoxes = kF32 ? 2 : 1;
-    return launch_tma<W, kBoxes, false, kF32>(p, env);
+    return launch_tma<W, kBoxes, false, kF32, kOneTile>(p, env);
   }
 };
 
@@ -355,16 +370,26 @@ const char* transpose_can_sm90_tma(const TransposeProblem& p, const DeviceDesc& 
   return nullptr;
 }
 
-gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env) {
+namespace {
+// Launch::run<W> after transpose_can_sm90_tma, whose reason names the variant when it refuses.
+template <class Launch>
+gpuopt_status_t launch_if_can(const char* name, const TransposeProblem& p, const ExecEnv& env) {
   if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma: %s", why);
-  return transpose_by_size<Sm90Tma>(p, env);
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose %s: %s", name, why);
+  return transpose_by_size<Launch>(p, env);
+}
+}  // namespace
+
+gpuopt_status_t transpose_launch_sm90_tma(const TransposeProblem& p, const ExecEnv& env) {
+  return launch_if_can<Sm90Tma<false>>("sm90_tma", p, env);
+}
+
+gpuopt_status_t transpose_launch_sm90_tma_onetile(const TransposeProblem& p, const ExecEnv& env) {
+  return launch_if_can<Sm90Tma<true>>("sm90_tma_onetile", p, env);
 }
 
 gpuopt_status_t transpose_launch_sm90_tma_store(const TransposeProblem& p, const ExecEnv& env) {
-  if (const char* why = transpose_can_sm90_tma(p, *env.device))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose sm90_tma_store: %s", why);
-  return transpose_by_size<Sm90TmaStore>(p, env);
+  return launch_if_can<Sm90TmaStore>("sm90_tma_store", p, env);
 }
 
 }  // namespace gpuopt
