@@ -700,8 +700,10 @@ typedef struct gpuopt_transpose_desc_t {
  * B = A^T (see ::gpuopt_transpose_desc_t), enqueued on @p stream; A and B must not overlap.
  *
  * Variants (gpuopt_variant_count() with ::GPUOPT_OP_TRANSPOSE): `naive`, `smem_padded`,
- * `smem_swizzled`, `sm90_tma` (sm_90a, TMA loads), `sm90_tma_store` (sm_90a, TMA loads and TMA
- * stores; f32), `cublas` (cublasSgeam/cublasDgeam; f32 and f64).
+ * `smem_swizzled`, `sm90_tma` (sm_90a, TMA loads, persistent blocks), `sm90_tma_store` (sm_90a,
+ * TMA loads and TMA stores; f32), `sm80_vec_tile` (sm_80+, one 64x64 tile per block, element
+ * pairs swapped in registers, 256-byte warp stores), `sm90_tma_onetile` (sm_90a, sm90_tma with
+ * one block per tile), `cublas` (cublasSgeam/cublasDgeam; f32 and f64).
  */
 GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                             const gpuopt_transpose_desc_t* desc, const void* A,
