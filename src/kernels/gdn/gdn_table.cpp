@@ -37,7 +37,10 @@ int fused_pref(const GdnProblem& p, const DeviceDesc&) {
 // Forward only (its can_implement refuses the backward pass). H200, N = 32, C = 256, 64 x 64
 // (run 9, eb4ff89, resident x): f32 0.283 ms vs fused 0.349 (above fused), tf32 0.1955 vs 0.1939
 // (below: a tie, fused kept).
-int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) { return p.tf32 ? 15 : 30; }
+int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
+  if (p.pass == GPUOPT_GDN_BACKWARD) return 1;  // backward: only when forced (not yet measured)
+  return p.tf32 ? 15 : 30;
+}
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
