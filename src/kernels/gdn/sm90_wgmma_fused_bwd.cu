@@ -19,7 +19,6 @@
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
-#include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gdn/gdn_mma.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
@@ -30,85 +29,19 @@ namespace gdn_sm90_bwd {
 
 constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
 
-// TF32 operand of the register-P path: the 16 registers of k block kb as TF32 (of their squares
-// when kSquare); 3xTF32 (kSplit3) part kb % 3: 0 -> lo, 1 and 2 -> hi.
-template <bool kSplit3, bool kSquare>
-__device__ __forceinline__ void tf32_operand(std::uint32_t (&a)[16], int kb) {
-  const bool lo = kSplit3 && kb % 3 == 0;
-#pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    float v = __uint_as_float(a[i]);
-    if (kSquare) v *= v;
-    unsigned hi, low;
-    gdn::split<kSplit3>(v, hi, low);
-    a[i] = lo ? low : hi;
-  }
-}
-
 // Pixels r, r + 1 of one channel of a tensor at offset i (valid of them), 8-byte load when pair.
 __device__ __forceinline__ float2 ld_cs_pair(const float* q, long long i, int valid, bool pair) {
   if (valid == 2 && pair) return __ldcs(reinterpret_cast<const float2*>(q + i));
   return make_float2(__ldcs(q + i), valid == 2 ? __ldcs(q + i + 1) : 0.f);
 }
-template <bool kStream>
-__device__ __forceinline__ void st_pair(float* q, float v0, float v1, int valid, bool pair) {
+__device__ __forceinline__ void st_cs_pair(float* q, float v0, float v1, int valid, bool pair) {
   if (valid == 2 && pair) {
-    if (kStream)
-      __stcs(reinterpret_cast<float2*>(q), make_float2(v0, v1));
-    else
-      *reinterpret_cast<float2*>(q) = make_float2(v0, v1);
+    __stcs(reinterpret_cast<float2*>(q), make_float2(v0, v1));
     return;
   }
-  if (kStream)
-    __stcs(q, v0);
-  else
-    q[0] = v0;
-  if (valid == 2) {
-    if (kStream)
-      __stcs(q + 1, v1);
-    else
-      q[1] = v1;
-  }
+  __stcs(q, v0);
+  if (valid == 2) __stcs(q + 1, v1);
 }
-
-// The z/t GEMM's hooks (C = dx): Z^T = (X^2)^T gamma^T as in the forward pass, epilogue
-// t = dy * x * ds/dz (to the workspace) and dx = dy * s.
-template <bool kSplit3>
-struct GdnGradHook {
-  static constexpr int kPRepeat = kSplit3 ? 3 : 1;
-  static constexpr int kEpiGroup = 4;
-  static constexpr bool kQShared = true;  // gamma: one matrix for every image
-  static constexpr bool kPResident = false;
-  const float* x;
-  const float* dy;
-  const float* beta;
-  float* t;
-  const float* dx;  // C's base: an element's offset from it is its offset in x
-  int inverse;
-  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
-    tf32_operand<kSplit3, true>(a, kb);
-  }
-  struct Pre {
-    float2 x, dy;
-  };
-  template <class TOut>
-  __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
-    const long long i = ptr - dx;
-    return {ld_cs_pair(x, i, valid, pair), ld_cs_pair(dy, i, valid, pair)};
-  }
-  template <class TOut, bool kReadC>
-  __device__ __forceinline__ void store(TOut* ptr, int col, float v0, float v1, int valid,
-                                        bool pair, const sm90::Params&, const Pre& pr) const {
-    const bool inv = inverse != 0;
-    const float b = __ldg(beta + col);
-    const float z0 = b + v0, z1 = b + v1;
-    const float s0 = gdn_scale(z0, inv), s1 = gdn_scale(z1, inv);
-    const float t0 = pr.dy.x * pr.x.x * gdn_dscale(z0, s0, inv);
-    const float t1 = pr.dy.y * pr.x.y * gdn_dscale(z1, s1, inv);
-    st_pair<false>(t + (ptr - dx), t0, t1, valid, pair);
-    st_pair<false>(ptr, pr.dy.x * s0, pr.dy.y * s1, valid, pair);
-  }
-};
 
 // The dx GEMM's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
 template <bool kSplit3>
@@ -119,8 +52,15 @@ struct GdnDxHook {
   static constexpr bool kPResident = false;
   const float* x;
   const float* dx;  // C's base: an element's offset from it is its offset in x
+  // t -> TF32 (3xTF32 part kb % 3: 0 -> lo, 1 and 2 -> hi).
   __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
-    tf32_operand<kSplit3, false>(a, kb);
+    const bool lo = kSplit3 && kb % 3 == 0;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      unsigned hi, low;
+      gdn::split<kSplit3>(__uint_as_float(a[i]), hi, low);
+      a[i] = lo ? low : hi;
+    }
   }
   struct Pre {
     float2 x, d;
@@ -135,7 +75,7 @@ struct GdnDxHook {
   template <class TOut, bool kReadC>
   __device__ __forceinline__ void store(TOut* ptr, int, float u0, float u1, int valid, bool pair,
                                         const sm90::Params&, const Pre& pr) const {
-    st_pair<true>(ptr, fmaf(2.f * pr.x.x, u0, pr.d.x), fmaf(2.f * pr.x.y, u1, pr.d.y), valid, pair);
+    st_cs_pair(ptr, fmaf(2.f * pr.x.x, u0, pr.d.x), fmaf(2.f * pr.x.y, u1, pr.d.y), valid, pair);
   }
 };
 
@@ -144,14 +84,13 @@ struct GdnDxHook {
 namespace {
 
 using gdn_sm90_bwd::GdnDxHook;
-using gdn_sm90_bwd::GdnGradHook;
 using gdn_sm90_bwd::kKBlock;
 
-// out (C rows of parts * cp floats): row i holds row i of gamma (or of gamma^T when transpose)
-// per 32-deep k block as `parts` TF32 copies: 1 part: the rounded value; 3 parts: [hi, lo, hi]
+// out (C rows of parts * cp floats): row i holds row i of gamma^T (gamma's column i) per 32-deep
+// k block as `parts` TF32 copies: 1 part: the rounded value; 3 parts: [hi, lo, hi]
 // with hi + lo ~ gamma to f32 accuracy. Zero beyond column C (the padded k).
-__global__ void gdn_split_gamma_rows(const float* gamma, int c, int cp, int parts, bool transpose,
-                                     float* out) {
+__global__ void gdn_split_gamma_transposed(const float* gamma, int c, int cp, int parts,
+                                           float* out) {
   const long long pitch = static_cast<long long>(parts) * cp;
   const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (e >= pitch * c) return;
@@ -159,46 +98,22 @@ __global__ void gdn_split_gamma_rows(const float* gamma, int c, int cp, int part
   const int r = static_cast<int>(e - i * pitch);
   const int blk = r / (parts * kKBlock), part = (r / kKBlock) % parts;
   const int k = blk * kKBlock + r % kKBlock;
-  const long long at =
-      transpose ? static_cast<long long>(k) * c + i : static_cast<long long>(i) * c + k;
-  const float g = k < c ? gamma[at] : 0.f;
+  const float g = k < c ? gamma[static_cast<long long>(k) * c + i] : 0.f;
   unsigned hi, lo;
   gdn::split<true>(g, hi, lo);
   out[e] = __uint_as_float(part == 1 ? lo & 0xffffe000u : hi);
 }
 
-// dbeta partials from t: bpart[(image * ptiles + tile) * C + channel] = the sum of t over the
-// tile's 128 pixels of that channel (one warp per (image, channel, tile), a fixed tree:
-// deterministic). The layout of `fused`'s z/t epilogue partials. P % 4 == 0, t 16-byte aligned.
-__global__ void gdn_tile_row_sums(const float* t, long long p, int ptiles, long long segments,
-                                  int c, float* bpart) {
-  const long long w = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  if (w >= segments) return;
-  const long long row = w / ptiles;  // image * C + channel
-  const int tile = static_cast<int>(w - row * ptiles);
-  const long long pix = static_cast<long long>(tile) * gdn::kBM + 4 * lane;
-  float s = 0.f;
-  if (pix < p) {
-    const float4 v = __ldg(reinterpret_cast<const float4*>(t + row * p + pix));
-    s = (v.x + v.y) + (v.z + v.w);
-  }
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-  const long long img = row / c, ch = row - img * c;
-  if (lane == 0) bpart[(img * ptiles + tile) * c + ch] = s;
-}
-
-// The split gamma (transpose: gamma^T) of one of the two GEMMs in the workspace at q; its pitch.
-std::int64_t split_gamma(const GdnProblem& p, bool transpose, float* q, const ExecEnv& env,
-                         gpuopt_status_t* st) {
+// gamma^T split into the workspace at q (gdn_split_gamma_transposed); its pitch (k elements per
+// row).
+std::int64_t split_gamma(const GdnProblem& p, float* q, const ExecEnv& env, gpuopt_status_t* st) {
   const int parts = p.tf32 ? 1 : 3;
   const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
   const std::int64_t pitch = parts * cp;
   const long long count = pitch * p.c;
-  gdn_split_gamma_rows<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
-      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, transpose, q);
-  *st = check_launch(env.fn, "gdn sm90_wgmma_fused gamma split kernel");
+  gdn_split_gamma_transposed<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
+      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, q);
+  *st = check_launch(env.fn, "gdn sm90_wgmma_fused transposed gamma split kernel");
   return pitch;
 }
 
@@ -241,30 +156,11 @@ gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const 
                                 plan, env, hook);
 }
 
-// (1) on wgmma: t, dx = dy s, then the dbeta partials from t.
-gpuopt_status_t grad_wgmma(const GdnProblem& p, const GdnWorkspaceLayout& l, const ExecEnv& env) {
-  float* t = gdn_ws_floats(p, l.t);
-  float* q = gdn_ws_floats(p, l.gsplit);
-  gpuopt_status_t st = GPUOPT_SUCCESS;
-  const std::int64_t pitch = split_gamma(p, false, q, env, &st);
-  GPUOPT_TRY(st);
-  sm90::Plan plan;
-  GPUOPT_TRY(plan_mix(p, p.x, q, pitch, p.dx, env, &plan));
-  const int inv = p.inverse ? 1 : 0;
-  GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnGradHook<false>{p.x, p.dy, p.beta, t, p.dx, inv})
-                    : launch_hooked(plan, env, GdnGradHook<true>{p.x, p.dy, p.beta, t, p.dx, inv}));
-  const int ptiles = static_cast<int>((p.p + gdn::kBM - 1) / gdn::kBM);
-  const long long segments = p.n * p.c * ptiles;
-  gdn_tile_row_sums<<<static_cast<unsigned>((segments + 7) / 8), 256, 0, env.stream>>>(
-      t, p.p, ptiles, segments, static_cast<int>(p.c), gdn_ws_floats(p, l.bpart));
-  return check_launch(env.fn, "gdn sm90_wgmma_fused dbeta partials kernel");
-}
-
-// Temporary experiment switch (round 6, removed after the measurement): 1 runs the z/t GEMM on
-// wgmma too.
-bool grad_on_wgmma() {
-  const char* v = std::getenv("GPUOPT_GDN_SM90_BWD_ZT");
-  return v != nullptr && v[0] == '1';
+// Temporary measurement switch (round 6, removed after run 11): GPUOPT_GDN_SM90_BWD_SKIP, a
+// bit mask of stages to skip (1: z/t, 2: dx GEMM, 4: dgamma and the sums), to time the others.
+int skip_mask() {
+  const char* v = std::getenv("GPUOPT_GDN_SM90_BWD_SKIP");
+  return v != nullptr ? std::atoi(v) : 0;
 }
 
 }  // namespace
@@ -282,17 +178,22 @@ const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
 gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   // (1) t, dx = dy s, dbeta partials
-  GPUOPT_TRY(grad_on_wgmma() ? grad_wgmma(p, l, env) : gdn_fused_backward_grad(p, env));
+  // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
+  // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
+  const int skip = skip_mask();
+  if (!(skip & 1)) GPUOPT_TRY(gdn_fused_backward_grad(p, env));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
-  const std::int64_t pitch = split_gamma(p, true, q, env, &st);
+  const std::int64_t pitch = split_gamma(p, q, env, &st);
   GPUOPT_TRY(st);
   sm90::Plan plan;
   GPUOPT_TRY(plan_mix(p, gdn_ws_floats(p, l.t), q, pitch, p.dx, env, &plan));
-  GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
-                    : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
+  if (!(skip & 2))
+    GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
+                      : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
+  if (skip & 4) return GPUOPT_SUCCESS;
   return gdn_fused_backward_dgamma(p, env);
 }
 
