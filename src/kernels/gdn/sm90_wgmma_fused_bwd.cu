@@ -15,7 +15,6 @@
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
 // Figures: docs/notes/gdn.md (round 6).
 #include <cstdint>
-#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
@@ -156,13 +155,6 @@ gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const 
                                 plan, env, hook);
 }
 
-// Temporary measurement switch (round 6, removed after run 11): GPUOPT_GDN_SM90_BWD_SKIP, a
-// bit mask of stages to skip (1: z/t, 2: dx GEMM, 4: dgamma and the sums), to time the others.
-int skip_mask() {
-  const char* v = std::getenv("GPUOPT_GDN_SM90_BWD_SKIP");
-  return v != nullptr ? std::atoi(v) : 0;
-}
-
 }  // namespace
 
 const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
@@ -180,8 +172,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   // (1) t, dx = dy s, dbeta partials
   // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
   // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
-  const int skip = skip_mask();
-  if (!(skip & 1)) GPUOPT_TRY(gdn_fused_backward_grad(p, env));
+  GPUOPT_TRY(gdn_fused_backward_grad(p, env));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
@@ -189,11 +180,9 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   GPUOPT_TRY(st);
   sm90::Plan plan;
   GPUOPT_TRY(plan_mix(p, gdn_ws_floats(p, l.t), q, pitch, p.dx, env, &plan));
-  if (!(skip & 2))
-    GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
-                      : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
+  GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
+                    : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
-  if (skip & 4) return GPUOPT_SUCCESS;
   return gdn_fused_backward_dgamma(p, env);
 }
 
