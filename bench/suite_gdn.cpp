@@ -218,8 +218,6 @@ std::vector<GdnGroup> plan_gdn(const Options& opt, const std::vector<VariantSpec
       if (opt.quick) g.n = 4;
       bool any = false;
       for (const VariantSpec& v : table) {
-        // sm90_wgmma_fused runs the forward pass only (its can_implement refuses the backward)
-        if (backward && v.name == "sm90_wgmma_fused") continue;
         const bool chosen = opt.wants_variant(v.name);
         any = any || chosen;
         if (chosen || v.name == "composed") g.variants.push_back(v);

@@ -118,8 +118,8 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
-// f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it refuses
-// the backward pass and ranks below fused for tf32.
+// f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it ranks
+// below fused for the tf32 forward pass and above everything for the backward pass.
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
@@ -156,12 +156,25 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     const gpuopt::Choice cb =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(cb.index, 0) << cb.reason;
-    EXPECT_EQ(std::string(table[cb.index].meta.name), r.want) << "backward, cc " << r.cc;
-    b.tf32 = true;  // tf32 backward: composed everywhere
+    // backward on sm_90 (H * W % 4 == 0): sm90_wgmma_fused in both modes (H100, run 10)
+    EXPECT_EQ(std::string(table[cb.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+        << "backward, cc " << r.cc;
+    b.tf32 = true;  // tf32 backward: composed, except sm90_wgmma_fused on sm_90
     const gpuopt::Choice ct =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(ct.index, 0) << ct.reason;
-    EXPECT_EQ(std::string(table[ct.index].meta.name), "composed") << "tf32 backward, cc " << r.cc;
+    EXPECT_EQ(std::string(table[ct.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : "composed")
+        << "tf32 backward, cc " << r.cc;
+    b.p = 4095;  // odd pixel count: the rules without sm90_wgmma_fused
+    const gpuopt::Choice cto =
+        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cto.index, 0) << cto.reason;
+    EXPECT_EQ(std::string(table[cto.index].meta.name), "composed") << "tf32 backward, cc " << r.cc;
+    b.tf32 = false;
+    const gpuopt::Choice cbo =
+        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cbo.index, 0) << cbo.reason;
+    EXPECT_EQ(std::string(table[cbo.index].meta.name), r.want) << "backward 4095, cc " << r.cc;
   }
   const gpuopt::Choice f64 = gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F64,
                                                     gpuopt::synthetic_device(90, 132), -1, false);

@@ -19,6 +19,7 @@
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
+#include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_fwd_resident.cuh"
 #include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gdn/gdn_mma.cuh"
@@ -252,45 +253,59 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   return check_launch(env.fn, what);
 }
 
-gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
-  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  float* t = gdn_ws_floats(p, l.t);
-  float* bpart = gdn_ws_floats(p, l.bpart);
-  float* dgpart = gdn_ws_floats(p, l.dgpart);
-  const long long img = p.c * p.p;
-  const int ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
-
-  // (the resident-x mix kernel as this GEMM was slower in run 4: 1.38 vs 1.30 ms f32 in total)
-  GradEpi ge{p.x,    p.beta,    p.dy,       t, p.dx, bpart, img, p.p, static_cast<int>(p.c),
-             ntiles, p.inverse, pairs(p, t)};
-  GPUOPT_TRY((launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
-                                                   "gdn fused backward z/t kernel")));
-
-  MmaArgs u;  // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
+// u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
+MmaArgs dx_args(const GdnProblem& p, const float* t) {
+  MmaArgs u;
   u.a = p.gamma;
   u.lda = p.c;
   u.b = t;
   u.ldb = p.p;
-  u.b_img = img;
+  u.b_img = p.c * p.p;
   u.m = static_cast<int>(p.c);
   u.n = static_cast<int>(p.p);
   u.k = u.chunk_k = p.c;
-  MmaArgs d;  // dgamma = sum t x^2^T: A(i, pix) = t, B(pix, j) = x^2, both pixel-contiguous
+  set_tiles(&u);
+  return u;
+}
+
+// dgamma = sum t x^2^T: A(i, pix) = t, B(pix, j) = x^2, both pixel-contiguous; split-K over
+// (image, kGdnDgammaChunk-pixel chunk)
+MmaArgs dgamma_args(const GdnProblem& p, const float* t) {
+  MmaArgs d;
   d.a = t;
   d.lda = p.p;
-  d.a_img = img;
+  d.a_img = p.c * p.p;
   d.b = p.x;
   d.ldb = p.p;
-  d.b_img = img;
+  d.b_img = p.c * p.p;
   d.m = d.n = static_cast<int>(p.c);
   d.k = p.p;
   d.chunk_k = kGdnDgammaChunk;
   d.chunks = static_cast<int>(ceil_div(p.p, kGdnDgammaChunk));
-  // dgamma and dx GEMMs in one launch, interleaved per image (t and x read once from DRAM)
   set_tiles(&d);
-  set_tiles(&u);
-  const DgammaEpi de{dgpart, p.c, p.c % 2 == 0};
-  const DxEpi xe{p.x, p.dx, img, p.p, pairs(p, t)};
+  return d;
+}
+
+// (3): dgamma and dbeta from their partials, in a fixed order.
+gpuopt_status_t sum_partials(const GdnProblem& p, const GdnWorkspaceLayout& l, long long chunks,
+                             const ExecEnv& env) {
+  const long long cc = p.c * p.c;
+  const long long threads = cc + p.c;
+  gdn_sum_partials<<<static_cast<unsigned>(ceil_div(threads, 256)), 256, 0, env.stream>>>(
+      gdn_ws_floats(p, l.dgpart), p.n * chunks, cc, p.dgamma, gdn_ws_floats(p, l.bpart),
+      p.n * ceil_div(p.p, gdn::kBM), p.c, p.dbeta);
+  return check_launch(env.fn, "gdn fused partial sums kernel");
+}
+
+gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  float* t = gdn_ws_floats(p, l.t);
+  GPUOPT_TRY(gdn_fused_backward_grad(p, env));
+  const MmaArgs u = dx_args(p, t);
+  const MmaArgs d = dgamma_args(p, t);
+  // dgamma and dx GEMMs in one launch, interleaved per image (t and x read once from DRAM)
+  const DgammaEpi de{gdn_ws_floats(p, l.dgpart), p.c, p.c % 2 == 0};
+  const DxEpi xe{p.x, p.dx, p.c * p.p, p.p, pairs(p, t)};
   const long long blocks = p.n * (static_cast<long long>(d.mtiles) * d.ntiles * d.chunks +
                                   static_cast<long long>(u.mtiles) * u.ntiles);
   constexpr const char* kWhat = "gdn fused backward dgamma + dx kernel";
@@ -301,12 +316,7 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
                  : launch_blocks(gdn::gdn_mma_pair_kernel<true, false, true, true, DgammaEpi, false,
                                                           false, false, false, DxEpi, true>,
                                  blocks, env, kWhat, d, de, u, xe));
-
-  const long long cc = p.c * p.c;
-  const long long threads = cc + p.c;
-  gdn_sum_partials<<<static_cast<unsigned>(ceil_div(threads, 256)), 256, 0, env.stream>>>(
-      dgpart, p.n * d.chunks, cc, p.dgamma, bpart, p.n * ntiles, p.c, p.dbeta);
-  return check_launch(env.fn, "gdn fused partial sums kernel");
+  return sum_partials(p, l, d.chunks, env);
 }
 
 }  // namespace
@@ -319,6 +329,39 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
                                               "gdn fused forward kernel");
+}
+
+// (1) of the backward pass: the generic GEMM z, epilogue t = dy * x * ds/dz (workspace), dx = dy
+// * s, per-block dbeta partials. (The resident-x mix kernel as this GEMM was slower in run 4:
+// 1.38 vs 1.30 ms f32 in total.)
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  float* t = gdn_ws_floats(p, l.t);
+  GradEpi ge{p.x,
+             p.beta,
+             p.dy,
+             t,
+             p.dx,
+             gdn_ws_floats(p, l.bpart),
+             p.c * p.p,
+             p.p,
+             static_cast<int>(p.c),
+             static_cast<int>(ceil_div(p.p, gdn::kBM)),
+             p.inverse,
+             pairs(p, t)};
+  return launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
+                                              "gdn fused backward z/t kernel");
+}
+
+// The dgamma GEMM alone (split-K partials), then (3): the fixed-order sums of the dgamma and
+// dbeta partials.
+gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  const MmaArgs d = dgamma_args(p, gdn_ws_floats(p, l.t));
+  const DgammaEpi de{gdn_ws_floats(p, l.dgpart), p.c, p.c % 2 == 0};
+  GPUOPT_TRY((launch_mma<true, false, true, true>(p, d, p.n * d.chunks, de, env,
+                                                  "gdn fused backward dgamma kernel")));
+  return sum_partials(p, l, d.chunks, env);
 }
 
 }  // namespace gpuopt

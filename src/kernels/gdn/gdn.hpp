@@ -10,7 +10,8 @@
 // Dispatch rule (measured, see docs/notes/gdn.md): `fused` when it can run (cc >= 8.0 with 108 KiB
 // of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
 // on the H200), `fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
-// of 4: `sm90_wgmma_fused`.
+// of 4: `sm90_wgmma_fused`; and the backward pass (both modes) on sm_90 with H * W a multiple of 4:
+// `sm90_wgmma_fused` (H100, run 10).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -77,7 +78,8 @@ constexpr std::int64_t kGdnDgammaChunk = 2048;
 
 gpuopt_status_t gdn_launch_composed(const GdnProblem& p, const ExecEnv& env);
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env);
-// sm90_wgmma_fused (sm_90a): the forward pass on the sm90 TMA + wgmma GEMM kernel with hooks.
+// sm90_wgmma_fused (sm_90a): the forward pass on the sm90 TMA + wgmma GEMM kernel with hooks (the
+// backward pass: gdn_backward_stages.hpp).
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env);
 

@@ -34,10 +34,13 @@ int composed_pref(const GdnProblem&, const DeviceDesc&) { return 10; }
 int fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
 }
-// Forward only (its can_implement refuses the backward pass). H200, N = 32, C = 256, 64 x 64
-// (run 9, eb4ff89, resident x): f32 0.283 ms vs fused 0.349 (above fused), tf32 0.1955 vs 0.1939
-// (below: a tie, fused kept).
-int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) { return p.tf32 ? 15 : 30; }
+// Forward, H200, N = 32, C = 256, 64 x 64 (run 9, eb4ff89, resident x): f32 0.283 ms vs fused
+// 0.349 (above fused), tf32 0.1955 vs 0.1939 (below: a tie, fused kept). Backward, H100 (run 10,
+// ebe4d88): f32 1.109 ms vs fused 1.307, tf32 0.816 vs composed 0.926 (above both, both modes).
+int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
+  if (p.pass == GPUOPT_GDN_BACKWARD) return 40;
+  return p.tf32 ? 15 : 30;
+}
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
@@ -79,7 +82,8 @@ const Variant<GdnProblem> kTable[] = {
     {{"sm90_wgmma_fused",
       "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
       "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
-      "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32",
+      "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32; backward: the dx "
+      "GEMM gamma^T t on it (dx += 2 x u epilogue), the z/t and dgamma GEMMs from fused",
       0, 90, false, kF32},
      gdn_can_sm90_wgmma_fused,
      sm90_wgmma_fused_pref,

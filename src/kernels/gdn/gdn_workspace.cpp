@@ -51,8 +51,8 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   GdnWorkspaceLayout l;
   const std::size_t tensor = mul(mul(u(n), u(c)), u(p));
   if (tensor == 0) return l;
+  const std::size_t cp = (u(c) + 31) / 32 * 32;
   if (pass == GPUOPT_GDN_FORWARD) {
-    const std::size_t cp = (u(c) + 31) / 32 * 32;
     l.gsplit = place(&l, mul(mul(u(c), cp), 3));
     return l;
   }
@@ -61,6 +61,7 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   l.t = place(&l, tensor);
   l.bpart = place(&l, mul(mul(u(n), ptiles), u(c)));
   l.dgpart = place(&l, mul(mul(mul(u(n), chunks), u(c)), u(c)));
+  l.gsplit = place(&l, mul(mul(u(c), cp), 3));  // sm90_wgmma_fused: gamma^T split
   return l;
 }
 

@@ -23,6 +23,7 @@
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
+#include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
@@ -140,7 +141,9 @@ gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, cons
 }  // namespace
 
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev) {
-  if (p.pass != GPUOPT_GDN_FORWARD) return "forward pass only (the backward pass runs on `fused`)";
+  if (p.pass == GPUOPT_GDN_BACKWARD) {
+    if (const char* why = gdn_can_sm90_wgmma_fused_backward(p)) return why;
+  }
   if (dev.smem_optin < static_cast<std::size_t>(sm90::kSmemBytes))
     return "needs 193 KiB of shared memory per block";
   if (p.p % 4 != 0) return "TMA needs H * W to be a multiple of 4 (16-byte pixel rows)";
@@ -153,6 +156,7 @@ const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev)
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env) {
   if (const char* why = gdn_can_sm90_wgmma_fused(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
+  if (p.pass == GPUOPT_GDN_BACKWARD) return gdn_launch_sm90_wgmma_fused_backward(p, env);
   const bool direct = gamma_direct(p);
   const int parts = p.tf32 ? 1 : 3;
   const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;

@@ -1,0 +1,24 @@
+// The backward pass's stages shared across gdn variants: those of `fused` (fused.cu, mma.sync)
+// that sm90_wgmma_fused's backward pass runs around its wgmma dx GEMM
+// (sm90_wgmma_fused_bwd.cu). All use the fused backward workspace layout (gdn_fused_layout: t,
+// dbeta and dgamma partials, the transposed split gamma).
+#pragma once
+#include "kernels/gdn/gdn.hpp"
+
+namespace gpuopt {
+
+// z = gamma x^2 per image, epilogue t = dy * x * ds/dz (workspace), dx = dy * s (written, not
+// accumulated), dbeta partials per 128-pixel tile.
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env);
+
+// dgamma split-K partials = t (x^2)^T over (image, pixel chunk), then dgamma and dbeta from their
+// partials in a fixed order (deterministic). Needs t and the dbeta partials of the stage above.
+gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& env);
+
+// What the backward pass of sm90_wgmma_fused needs beyond its forward pass's checks (the
+// mma.sync stages' grids), nullptr when it can run.
+const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p);
+// The backward pass of sm90_wgmma_fused (sm_90a; gdn_can_sm90_wgmma_fused has accepted p).
+gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const ExecEnv& env);
+
+}  // namespace gpuopt

@@ -1,0 +1,189 @@
+// gdn sm90_wgmma_fused, backward pass (sm_90a): the dx GEMM U = gamma^T T on the sm90 TMA +
+// wgmma GEMM kernel (kernels/gemm/sm90_tma_wgmma_kernel.cuh, register-P path with hooks), the
+// other stages from `fused` (gdn_backward_stages.hpp):
+//   (1) `fused`'s z/t GEMM (mma.sync): t = dy * x * ds/dz to the workspace, dx = dy * s, dbeta
+//       partials;
+//   (2) here: per image the NN GEMM (gpuopt column-major terms) U^T (P x C, ld P) = T^T (P x C
+//       view of t_n) * gamma (B(k, i) = gamma[k][i]: the transposed gamma, K-major, in the
+//       workspace), epilogue dx += 2 * x * u. t tiles come through TMA as the MN-major operand
+//       the kernel reads into registers (the operand hook rounds them to TF32, or splits them
+//       into 3xTF32 parts); x and dx are read in the epilogue (loads of a group of 4 j steps
+//       before its stores, streaming cache hints);
+//   (3) `fused`'s dgamma split-K GEMM (mma.sync) and the fixed-order sums of dgamma and dbeta.
+//   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
+//   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
+//   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
+// Figures: docs/notes/gdn.md (round 6).
+#include <cstdint>
+
+#include "common/launch.hpp"
+#include "kernels/gdn/gdn_backward_stages.hpp"
+#include "kernels/gdn/gdn_mma.cuh"
+#include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
+#include "runtime/error.hpp"
+
+namespace gpuopt {
+// (a named namespace: the hook's constants are used only by the sm_90a device pass)
+namespace gdn_sm90_bwd {
+
+constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
+
+// Pixels r, r + 1 of one channel of a tensor at offset i (valid of them), 8-byte load when pair.
+__device__ __forceinline__ float2 ld_cs_pair(const float* q, long long i, int valid, bool pair) {
+  if (valid == 2 && pair) return __ldcs(reinterpret_cast<const float2*>(q + i));
+  return make_float2(__ldcs(q + i), valid == 2 ? __ldcs(q + i + 1) : 0.f);
+}
+__device__ __forceinline__ void st_cs_pair(float* q, float v0, float v1, int valid, bool pair) {
+  if (valid == 2 && pair) {
+    __stcs(reinterpret_cast<float2*>(q), make_float2(v0, v1));
+    return;
+  }
+  __stcs(q, v0);
+  if (valid == 2) __stcs(q + 1, v1);
+}
+
+// The dx GEMM's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
+template <bool kSplit3>
+struct GdnDxHook {
+  static constexpr int kPRepeat = kSplit3 ? 3 : 1;
+  static constexpr int kEpiGroup = 4;
+  static constexpr bool kQShared = true;  // gamma^T: one matrix for every image
+  static constexpr bool kPResident = false;
+  const float* x;
+  const float* dx;  // C's base: an element's offset from it is its offset in x
+  // t -> TF32 (3xTF32 part kb % 3: 0 -> lo, 1 and 2 -> hi).
+  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
+    const bool lo = kSplit3 && kb % 3 == 0;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      unsigned hi, low;
+      gdn::split<kSplit3>(__uint_as_float(a[i]), hi, low);
+      a[i] = lo ? low : hi;
+    }
+  }
+  struct Pre {
+    float2 x, d;
+  };
+  // x and dx at pixels r, r + 1 of channel col, read before the group's stores.
+  template <class TOut>
+  __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
+    const long long i = ptr - dx;
+    return {ld_cs_pair(x, i, valid, pair), ld_cs_pair(dx, i, valid, pair)};
+  }
+  // dx += 2 x u for pixels r, r + 1 of channel col.
+  template <class TOut, bool kReadC>
+  __device__ __forceinline__ void store(TOut* ptr, int, float u0, float u1, int valid, bool pair,
+                                        const sm90::Params&, const Pre& pr) const {
+    st_cs_pair(ptr, fmaf(2.f * pr.x.x, u0, pr.d.x), fmaf(2.f * pr.x.y, u1, pr.d.y), valid, pair);
+  }
+};
+
+}  // namespace gdn_sm90_bwd
+
+namespace {
+
+using gdn_sm90_bwd::GdnDxHook;
+using gdn_sm90_bwd::kKBlock;
+
+// out (C rows of parts * cp floats): row i holds row i of gamma^T (gamma's column i) per 32-deep
+// k block as `parts` TF32 copies: 1 part: the rounded value; 3 parts: [hi, lo, hi]
+// with hi + lo ~ gamma to f32 accuracy. Zero beyond column C (the padded k).
+__global__ void gdn_split_gamma_transposed(const float* gamma, int c, int cp, int parts,
+                                           float* out) {
+  const long long pitch = static_cast<long long>(parts) * cp;
+  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (e >= pitch * c) return;
+  const int i = static_cast<int>(e / pitch);
+  const int r = static_cast<int>(e - i * pitch);
+  const int blk = r / (parts * kKBlock), part = (r / kKBlock) % parts;
+  const int k = blk * kKBlock + r % kKBlock;
+  const float g = k < c ? gamma[static_cast<long long>(k) * c + i] : 0.f;
+  unsigned hi, lo;
+  gdn::split<true>(g, hi, lo);
+  out[e] = __uint_as_float(part == 1 ? lo & 0xffffe000u : hi);
+}
+
+// gamma^T split into the workspace at q (gdn_split_gamma_transposed); its pitch (k elements per
+// row).
+std::int64_t split_gamma(const GdnProblem& p, float* q, const ExecEnv& env, gpuopt_status_t* st) {
+  const int parts = p.tf32 ? 1 : 3;
+  const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
+  const std::int64_t pitch = parts * cp;
+  const long long count = pitch * p.c;
+  gdn_split_gamma_transposed<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
+      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, q);
+  *st = check_launch(env.fn, "gdn sm90_wgmma_fused transposed gamma split kernel");
+  return pitch;
+}
+
+// Plan of the per-image NN GEMM C (P x C, ld P) = A (P x C, ld P; the register operand) * B
+// (B(k, i) = q[i * pitch + k]: one matrix for every image, pitch k elements per row).
+gpuopt_status_t plan_mix(const GdnProblem& p, const float* a, const float* q, std::int64_t pitch,
+                         float* c, const ExecEnv& env, sm90::Plan* plan) {
+  GemmProblem g;
+  g.m = p.p;
+  g.n = p.c;
+  g.k = p.c;
+  g.compute = GPUOPT_COMPUTE_TF32;
+  g.A = a;
+  g.lda = p.p;
+  g.stride_a = p.c * p.p;
+  g.B = q;
+  g.ldb = pitch;
+  g.stride_b = pitch * p.c;  // (placeholder: the map of Q is re-encoded below with one matrix)
+  g.C = c;
+  g.ldc = p.p;
+  g.stride_c = p.c * p.p;
+  g.batch = p.n;
+  if (const char* why = sm90::make_plan(g, *env.device, plan))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
+  if (!plan->p_regs || !plan->swap || plan->pingpong)
+    return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gdn sm90_wgmma_fused: unexpected GEMM plan");
+  if (!sm90::encode_tma_map(&plan->map_q, GPUOPT_DTYPE_F32, q, pitch, p.c, pitch, 1, 0, kKBlock,
+                            sm90::kBlockN / plan->cluster))
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected the split gamma");
+  plan->params.k_blocks = static_cast<int>(pitch / kKBlock);
+  return GPUOPT_SUCCESS;
+}
+
+template <class Hook>
+gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const Hook& hook) {
+  return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
+                                                 true, false>(plan, env, hook)
+                          : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
+                                plan, env, hook);
+}
+
+}  // namespace
+
+const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
+  if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing
+  const std::int64_t tiles = (p.c + kGdnTile - 1) / kGdnTile;
+  const std::int64_t ptiles = (p.p + kGdnTile - 1) / kGdnTile;
+  const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
+  if (tiles * ptiles > 2147483647 / p.n || tiles * tiles * chunks > 2147483647 / p.n)
+    return "the backward pass's mma.sync stages need more than 2^31 - 1 blocks";
+  return nullptr;
+}
+
+gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  // (1) t, dx = dy s, dbeta partials
+  // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
+  // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
+  GPUOPT_TRY(gdn_fused_backward_grad(p, env));
+  // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
+  float* q = gdn_ws_floats(p, l.gsplit);
+  gpuopt_status_t st = GPUOPT_SUCCESS;
+  const std::int64_t pitch = split_gamma(p, q, env, &st);
+  GPUOPT_TRY(st);
+  sm90::Plan plan;
+  GPUOPT_TRY(plan_mix(p, gdn_ws_floats(p, l.t), q, pitch, p.dx, env, &plan));
+  GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
+                    : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
+  // (3) dgamma partials, then dgamma and dbeta
+  return gdn_fused_backward_dgamma(p, env);
+}
+
+}  // namespace gpuopt
