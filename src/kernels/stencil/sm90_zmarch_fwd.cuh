@@ -16,9 +16,9 @@
 //
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
-// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as
-// many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and
-// sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
+// the refill lag, planes prefetched into L2 beyond the ring, and the launcher's plan: z-chunks by
+// the wave cost rule (zmarch_plan) or as many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2
+// rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
 // docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
@@ -34,6 +34,14 @@ namespace stencil_fwd {
 
 using stencil::i64;
 using stencil::Lanes;
+
+// Prefetches the box at (c0, c1, c2) of map into L2 (no shared memory, no completion to wait on).
+__device__ __forceinline__ void tma_prefetch_l2_3d(const CUtensorMap* map, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
 
 // A configuration: Cfg::kParams (stencil::FwdParams) sizes the tile, the ring and the plan.
 template <class T, int R, class Cfg>
@@ -98,6 +106,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = Cfg::kParams.refill_lag;
+  constexpr int P = Cfg::kParams.l2_ahead;
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   unsigned char* const smem_raw = stencil::align128(smem_dyn);
   __shared__ __align__(8) unsigned long long full[S], empty[S];
@@ -115,6 +124,9 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
     sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
                       cz + j);
   };
+  auto prefetch = [&](int j) {  // plane j into L2, P planes ahead of the ring
+    if (P > 0 && j < planes) tma_prefetch_l2_3d(&map, cx, cy, cz + j);
+  };
   if (producer) {
     for (int s = 0; s < S; ++s) {
       sm90::mbar_init(sm90::smem_addr(&full[s]), 1);
@@ -123,6 +135,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
     sm90::mbar_init_fence();
     sm90::tma_prefetch_desc(&map);
     for (int j = 0; j < S && j < planes; ++j) issue(j);
+    for (int j = S; j < S + P; ++j) prefetch(j);
   }
   __syncthreads();  // the only block-wide barrier: the warps run decoupled from here
   const int tx = lane, ty = warp;
@@ -174,6 +187,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
         sm90::mbar_wait(sm90::smem_addr(&empty[(j - D) % S]),
                         static_cast<std::uint32_t>(((j - D) / S) & 1));
         issue(j - D + S);
+        prefetch(j - D + S + P);
       }
       if (++s == S) {
         s = 0;

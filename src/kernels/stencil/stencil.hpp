@@ -69,7 +69,7 @@ const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev);
 
 // Shared-memory bytes of each tiled rung for a problem (used by can_implement and the launchers).
 std::size_t stencil_cpasync_smem(const StencilProblem& p, int stages);
-std::size_t stencil_tma2d_smem(const StencilProblem& p);
+std::size_t stencil_tma2d_smem(const StencilProblem& p, const stencil::Tma2dParams& c);
 std::size_t stencil_tma3d_smem(const StencilProblem& p);
 std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdParams& c);
 
@@ -79,6 +79,13 @@ gpuopt_status_t stencil_launch_cpasync(const StencilProblem& p, const ExecEnv& e
 gpuopt_status_t stencil_launch_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_tma_2stage(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_tma_onetile(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_tma_strips(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_l2p4(const StencilProblem& p,
+                                                          const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_l2p8(const StencilProblem& p,
+                                                          const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

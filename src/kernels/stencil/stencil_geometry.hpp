@@ -32,10 +32,27 @@ constexpr int stage_bytes(int elem, int r, int ty) {
   return (tile_bytes(elem, r, ty) + 127) / 128 * 128;
 }
 
-// 2D TMA ring: as many stages (2..4) as fit in about 100 KiB, so two blocks share a multiprocessor.
-constexpr int tma2d_stages(int stage) {
-  return 100 * 1024 / stage < 2 ? 2 : (100 * 1024 / stage > 4 ? 4 : 100 * 1024 / stage);
+// 2D TMA rungs (sm90_tma*): a configuration of the one kernel.
+struct Tma2dParams {
+  int ring_bytes;   // shared memory the ring may take per block
+  int max_stages;   // ring stages at most (at least 1)
+  bool persistent;  // false: one tile per block (grid = tiles, 1 stage)
+  bool strips;      // persistent walk: each block a contiguous run of tiles in column-major
+                    // order (down a tile column) instead of a grid stride in row-major order
+};
+// As many stages (1 .. max_stages) as fit in ring_bytes.
+constexpr int tma2d_stages(int stage, const Tma2dParams& c) {
+  return c.ring_bytes / stage < 1
+             ? 1
+             : (c.ring_bytes / stage > c.max_stages ? c.max_stages : c.ring_bytes / stage);
 }
+// sm90_tma: 2..4 stages in about 100 KiB, so two blocks share a multiprocessor; grid stride.
+inline constexpr Tma2dParams kTma2dRing{100 * 1024, 4, true, false};
+// Run-8 experiments (docs/notes/stencil.md): a 2-stage ring in 56 KiB (up to 4 blocks per SM),
+// one tile per block (grid = tiles, as sm80_cpasync_unstaged), strips down tile columns.
+inline constexpr Tma2dParams kTma2dTwoStage{56 * 1024, 2, true, false};
+inline constexpr Tma2dParams kTma2dOneTile{0, 1, false, false};
+inline constexpr Tma2dParams kTma2dStrips{100 * 1024, 4, true, true};
 // 3D TMA ring: r + 1 live planes (from the centre plane, whose x/y halo is still read, to the
 // queue's front) plus the prefetched ones.
 constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
@@ -48,6 +65,7 @@ struct FwdParams {
   int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
   bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
   int refill_lag;     // a stage is refilled once every warp is this many planes on
+  int l2_ahead;       // planes prefetched into L2 (no shared memory) beyond the ring; 0 none
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -67,6 +85,9 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
 // and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
 inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
 inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
+// Run-8 experiments: fwd_sweep with 4 or 8 planes prefetched into L2 beyond the ring.
+inline constexpr FwdParams kFwdSweepL2p4{1, 16, 8, 1, true, 2, 4};
+inline constexpr FwdParams kFwdSweepL2p8{1, 16, 8, 1, true, 2, 8};
 
 }  // namespace stencil
 }  // namespace gpuopt

@@ -30,10 +30,15 @@ const char* can_cpasync(const StencilProblem& p, const DeviceDesc& dev) {
   return stencil_smem_can(stencil_cpasync_smem(p, 2), dev);
 }
 
-const char* can_sm90_tma(const StencilProblem& p, const DeviceDesc& dev) {
+const char* can_tma2d(const StencilProblem& p, const DeviceDesc& dev,
+                      const stencil::Tma2dParams& c) {
   if (const char* why = need_2d(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  return stencil_smem_can(stencil_tma2d_smem(p), dev);
+  return stencil_smem_can(stencil_tma2d_smem(p, c), dev);
+}
+template <const stencil::Tma2dParams& C>
+const char* can_tma2d_cfg(const StencilProblem& p, const DeviceDesc& dev) {
+  return can_tma2d(p, dev, C);
 }
 
 const char* can_zmarch_blocks(const StencilProblem& p) {
@@ -74,6 +79,8 @@ int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
 int pref_cpasync_unstaged(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
 int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
+int pref_tma2d_experiment(const StencilProblem&, const DeviceDesc&) { return 35; }
+int pref_fwd_experiment(const StencilProblem&, const DeviceDesc&) { return 45; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 // Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
@@ -110,9 +117,24 @@ const Variant<StencilProblem> kTable[] = {
       "2D: persistent blocks, one TMA tensor-map load per tile plus halo (zero fill by the "
       "copy engine), mbarrier ring of 2-4 stages",
       90, 90, false, kTypes},
-     can_sm90_tma,
+     can_tma2d_cfg<stencil::kTma2dRing>,
      pref_sm90_tma,
      stencil_launch_sm90_tma},
+    {{"sm90_tma_2stage", "2D: sm90_tma with a 2-stage ring in 56 KiB (run-8 experiment)", 90, 90,
+      false, kTypes},
+     can_tma2d_cfg<stencil::kTma2dTwoStage>,
+     pref_tma2d_experiment,
+     stencil_launch_sm90_tma_2stage},
+    {{"sm90_tma_onetile", "2D: sm90_tma kernel, one tile per block (run-8 experiment)", 90, 90,
+      false, kTypes},
+     can_tma2d_cfg<stencil::kTma2dOneTile>,
+     pref_tma2d_experiment,
+     stencil_launch_sm90_tma_onetile},
+    {{"sm90_tma_strips", "2D: sm90_tma, persistent strips down tile columns (run-8 experiment)", 90,
+      90, false, kTypes},
+     can_tma2d_cfg<stencil::kTma2dStrips>,
+     pref_tma2d_experiment,
+     stencil_launch_sm90_tma_strips},
     {{"zmarch_sync",
       "3D: z-marching, xy tile plus halo per plane through registers into shared memory, z "
       "neighbours in a register queue",
@@ -141,6 +163,16 @@ const Variant<StencilProblem> kTable[] = {
      can_fwd_cfg<stencil::kFwdSweep>,
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
+    {{"sm90_zmarch_fwd_sweep_l2p4", "3D: fwd_sweep, 4 planes prefetched into L2 (run-8 experiment)",
+      90, 90, false, kTypes},
+     can_fwd_cfg<stencil::kFwdSweepL2p4>,
+     pref_fwd_experiment,
+     stencil_launch_sm90_zmarch_fwd_sweep_l2p4},
+    {{"sm90_zmarch_fwd_sweep_l2p8", "3D: fwd_sweep, 8 planes prefetched into L2 (run-8 experiment)",
+      90, 90, false, kTypes},
+     can_fwd_cfg<stencil::kFwdSweepL2p8>,
+     pref_fwd_experiment,
+     stencil_launch_sm90_zmarch_fwd_sweep_l2p8},
 };
 
 }  // namespace

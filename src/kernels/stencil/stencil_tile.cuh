@@ -45,6 +45,18 @@ gpuopt_status_t with_radius(int r, F&& f) {
   }
 }
 
+// Blocks of kernel that fit on the device at once (at least one per multiprocessor).
+template <class Kernel>
+i64 resident_blocks(Kernel kernel, int threads, int smem, int sm_count) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  return static_cast<i64>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
+}
+
 // Tile of 32 * W x (V * RG) outputs computed by 32 x RG threads; each thread owns W consecutive
 // x and V consecutive y.
 template <class T, int R, int V, int RG>

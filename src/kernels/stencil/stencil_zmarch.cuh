@@ -55,18 +55,6 @@ inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resid
   return z;
 }
 
-// Blocks of kernel that fit on the device at once (at least one per multiprocessor).
-template <class Kernel>
-i64 resident_blocks(Kernel kernel, int threads, int smem, int sm_count) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    per_sm = 1;
-  }
-  return static_cast<i64>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
-}
-
 struct ZmarchBlock {
   i64 x0, y0, z0, z1;
 };
