@@ -83,8 +83,8 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
 }
 // The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
 // and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
 // Run-8 experiments: fwd_sweep with 4 or 8 planes prefetched into L2 beyond the ring.
 inline constexpr FwdParams kFwdSweepL2p4{1, 16, 8, 1, true, 2, 4};
 inline constexpr FwdParams kFwdSweepL2p8{1, 16, 8, 1, true, 2, 8};
