@@ -16,10 +16,10 @@
 //
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
-// the refill lag, planes prefetched into L2 beyond the ring, and the launcher's plan: z-chunks by
-// the wave cost rule (zmarch_plan) or as many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2
-// rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
-// docs/notes/stencil.md.
+// the refill lag, the output stores' L2 policy, and the launcher's plan: z-chunks by the wave cost
+// rule (zmarch_plan), as many as fill one wave, or short chunks in xy-tile-fastest order. The
+// rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1 row, one wave).
+// Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
@@ -34,14 +34,6 @@ namespace stencil_fwd {
 
 using stencil::i64;
 using stencil::Lanes;
-
-// Prefetches the box at (c0, c1, c2) of map into L2 (no shared memory, no completion to wait on).
-__device__ __forceinline__ void tma_prefetch_l2_3d(const CUtensorMap* map, int c0, int c1, int c2) {
-  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
-}
 
 // A configuration: Cfg::kParams (stencil::FwdParams) sizes the tile, the ring and the plan.
 template <class T, int R, class Cfg>
@@ -59,16 +51,40 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-template <class T, int V>
+// An L2 cache policy that marks lines evict-first.
+__device__ __forceinline__ std::uint64_t l2_evict_first_policy() {
+  std::uint64_t pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+  return pol;
+}
+
+// One 16-byte store with the L2 policy pol.
+__device__ __forceinline__ void st_vec_hint(float* p, const Lanes<float>& l, std::uint64_t pol) {
+  asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(l.v[0]),
+               "f"(l.v[1]), "f"(l.v[2]), "f"(l.v[3]), "l"(pol)
+               : "memory");
+}
+__device__ __forceinline__ void st_vec_hint(double* p, const Lanes<double>& l, std::uint64_t pol) {
+  asm volatile("st.global.L2::cache_hint.v2.f64 [%0], {%1, %2}, %3;" ::"l"(p), "d"(l.v[0]),
+               "d"(l.v[1]), "l"(pol)
+               : "memory");
+}
+
+// Stores the thread's V rows at plane offset zoff; kEvictFirst: whole vectors with the policy pol.
+template <bool kEvictFirst, class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
-                                          const Lanes<T> (&l)[V]) {
+                                          const Lanes<T> (&l)[V], std::uint64_t pol) {
   constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
 #pragma unroll
   for (int i = 0; i < V; ++i) {
     if (!(st.rows >> i & 1)) continue;
     T* p = st.base + zoff + i * g.out_pitch;
     if (st.lanes > W) {
-      stencil::st_vec(p, l[i]);
+      if constexpr (kEvictFirst) {
+        st_vec_hint(p, l[i], pol);
+      } else {
+        stencil::st_vec(p, l[i]);
+      }
     } else {
 #pragma unroll
       for (int e = 0; e < W; ++e)
@@ -106,7 +122,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = Cfg::kParams.refill_lag;
-  constexpr int P = Cfg::kParams.l2_ahead;
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   unsigned char* const smem_raw = stencil::align128(smem_dyn);
   __shared__ __align__(8) unsigned long long full[S], empty[S];
@@ -124,9 +139,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
     sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
                       cz + j);
   };
-  auto prefetch = [&](int j) {  // plane j into L2, P planes ahead of the ring
-    if (P > 0 && j < planes) tma_prefetch_l2_3d(&map, cx, cy, cz + j);
-  };
+
   if (producer) {
     for (int s = 0; s < S; ++s) {
       sm90::mbar_init(sm90::smem_addr(&full[s]), 1);
@@ -135,7 +148,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
     sm90::mbar_init_fence();
     sm90::tma_prefetch_desc(&map);
     for (int j = 0; j < S && j < planes; ++j) issue(j);
-    for (int j = S; j < S + P; ++j) prefetch(j);
   }
   __syncthreads();  // the only block-wide barrier: the warps run decoupled from here
   const int tx = lane, ty = warp;
@@ -151,6 +163,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
     st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
   }
+  const std::uint64_t pol = Cfg::kParams.evict_first ? l2_evict_first_policy() : 0;
   Lanes<T> acc[N][V];
 #pragma unroll
   for (int n = 0; n < N; ++n)
@@ -174,7 +187,9 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
+      if (j >= 2 * R)
+        fwd_store<Cfg::kParams.evict_first>(st, g, static_cast<i64>(j - 2 * R) * g.out_slice,
+                                            acc[(u + R) % N], pol);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
@@ -187,7 +202,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
         sm90::mbar_wait(sm90::smem_addr(&empty[(j - D) % S]),
                         static_cast<std::uint32_t>(((j - D) / S) & 1));
         issue(j - D + S);
-        prefetch(j - D + S + P);
       }
       if (++s == S) {
         s = 0;
@@ -213,10 +227,13 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
     CUtensorMap map;
     GPUOPT_TRY(
         stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env, &map));
-    const stencil::ZmarchPlan plan = stencil::zmarch_plan(
-        p, Shape::TX, Shape::TY,
-        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
-        Cfg::kParams.one_wave);
+    const stencil::ZmarchPlan plan =
+        Cfg::kParams.chunk_planes > 0
+            ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, Cfg::kParams.chunk_planes)
+            : stencil::zmarch_plan(
+                  p, Shape::TX, Shape::TY,
+                  stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+                  Cfg::kParams.one_wave);
     kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
         map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());

@@ -79,13 +79,12 @@ gpuopt_status_t stencil_launch_cpasync(const StencilProblem& p, const ExecEnv& e
 gpuopt_status_t stencil_launch_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_tma_2stage(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_tma_onetile(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_tma_strips(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_l2p4(const StencilProblem& p,
-                                                          const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_l2p8(const StencilProblem& p,
-                                                          const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_tma_ring(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_sweep_ef(const StencilProblem& p,
+                                                        const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_ef(const StencilProblem& p,
+                                                         const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

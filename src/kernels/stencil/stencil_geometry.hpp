@@ -37,8 +37,6 @@ struct Tma2dParams {
   int ring_bytes;   // shared memory the ring may take per block
   int max_stages;   // ring stages at most (at least 1)
   bool persistent;  // false: one tile per block (grid = tiles, 1 stage)
-  bool strips;      // persistent walk: each block a contiguous run of tiles in column-major
-                    // order (down a tile column) instead of a grid stride in row-major order
 };
 // As many stages (1 .. max_stages) as fit in ring_bytes.
 constexpr int tma2d_stages(int stage, const Tma2dParams& c) {
@@ -46,13 +44,11 @@ constexpr int tma2d_stages(int stage, const Tma2dParams& c) {
              ? 1
              : (c.ring_bytes / stage > c.max_stages ? c.max_stages : c.ring_bytes / stage);
 }
-// sm90_tma: 2..4 stages in about 100 KiB, so two blocks share a multiprocessor; grid stride.
-inline constexpr Tma2dParams kTma2dRing{100 * 1024, 4, true, false};
-// Run-8 experiments (docs/notes/stencil.md): a 2-stage ring in 56 KiB (up to 4 blocks per SM),
-// one tile per block (grid = tiles, as sm80_cpasync_unstaged), strips down tile columns.
-inline constexpr Tma2dParams kTma2dTwoStage{56 * 1024, 2, true, false};
-inline constexpr Tma2dParams kTma2dOneTile{0, 1, false, false};
-inline constexpr Tma2dParams kTma2dStrips{100 * 1024, 4, true, true};
+// sm90_tma: one tile per block, 1 stage (the hardware dispatches the tiles in order, so the
+// resident blocks are a tight window of neighbouring tiles and their shared halos are L2 hits).
+inline constexpr Tma2dParams kTma2dOneTile{0, 1, false};
+// sm90_tma_ring: persistent blocks (grid stride) with 2..4 stages in about 100 KiB.
+inline constexpr Tma2dParams kTma2dRing{100 * 1024, 4, true};
 // 3D TMA ring: r + 1 live planes (from the centre plane, whose x/y halo is still read, to the
 // queue's front) plus the prefetched ones.
 constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
@@ -65,7 +61,9 @@ struct FwdParams {
   int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
   bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
   int refill_lag;     // a stage is refilled once every warp is this many planes on
-  int l2_ahead;       // planes prefetched into L2 (no shared memory) beyond the ring; 0 none
+  int chunk_planes;   // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
+                      // order (one_wave ignored); 0: the plan one_wave says
+  bool evict_first;   // output stores with an L2 evict-first policy
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -83,11 +81,13 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
 }
 // The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
 // and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
-// Run-8 experiments: fwd_sweep with 4 or 8 planes prefetched into L2 beyond the ring.
-inline constexpr FwdParams kFwdSweepL2p4{1, 16, 8, 1, true, 2, 4};
-inline constexpr FwdParams kFwdSweepL2p8{1, 16, 8, 1, true, 2, 8};
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0, false};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0, false};
+// Run-9 experiments (docs/notes/stencil.md): the fwd_sweep kernel with short z-chunks of 64
+// planes dispatched xy-tile fastest (neighbours' halos in L2), evict-first output stores, both.
+inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64, false};
+inline constexpr FwdParams kFwdSweepEf{1, 16, 8, 1, true, 2, 0, true};
+inline constexpr FwdParams kFwdChunksEf{1, 16, 8, 1, false, 2, 64, true};
 
 }  // namespace stencil
 }  // namespace gpuopt
