@@ -16,10 +16,11 @@
 //
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
-// the refill lag, the output stores' L2 policy, and the launcher's plan: z-chunks by the wave cost
-// rule (zmarch_plan), as many as fill one wave, or short chunks in xy-tile-fastest order. The
-// rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and sm90_zmarch_fwd_sweep.cu (1 row, one wave).
-// Measured: see those files and docs/notes/stencil.md.
+// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan), as many
+// as fill one wave, or chunks of a fixed number of planes in xy-tile-fastest block order
+// (zmarch_plan_chunks). The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
+// sm90_zmarch_fwd_sweep.cu (1 row, one wave) and sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
+// chunks). Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
@@ -51,40 +52,16 @@ struct FwdStore {
   int lanes;  // lanes inside the grid; W + 1 when they form one aligned vector
 };
 
-// An L2 cache policy that marks lines evict-first.
-__device__ __forceinline__ std::uint64_t l2_evict_first_policy() {
-  std::uint64_t pol;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-  return pol;
-}
-
-// One 16-byte store with the L2 policy pol.
-__device__ __forceinline__ void st_vec_hint(float* p, const Lanes<float>& l, std::uint64_t pol) {
-  asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(l.v[0]),
-               "f"(l.v[1]), "f"(l.v[2]), "f"(l.v[3]), "l"(pol)
-               : "memory");
-}
-__device__ __forceinline__ void st_vec_hint(double* p, const Lanes<double>& l, std::uint64_t pol) {
-  asm volatile("st.global.L2::cache_hint.v2.f64 [%0], {%1, %2}, %3;" ::"l"(p), "d"(l.v[0]),
-               "d"(l.v[1]), "l"(pol)
-               : "memory");
-}
-
-// Stores the thread's V rows at plane offset zoff; kEvictFirst: whole vectors with the policy pol.
-template <bool kEvictFirst, class T, int V>
+template <class T, int V>
 __device__ __forceinline__ void fwd_store(const FwdStore<T>& st, const StencilGrid& g, i64 zoff,
-                                          const Lanes<T> (&l)[V], std::uint64_t pol) {
+                                          const Lanes<T> (&l)[V]) {
   constexpr int W = stencil::vec_width(static_cast<int>(sizeof(T)));
 #pragma unroll
   for (int i = 0; i < V; ++i) {
     if (!(st.rows >> i & 1)) continue;
     T* p = st.base + zoff + i * g.out_pitch;
     if (st.lanes > W) {
-      if constexpr (kEvictFirst) {
-        st_vec_hint(p, l[i], pol);
-      } else {
-        stencil::st_vec(p, l[i]);
-      }
+      stencil::st_vec(p, l[i]);
     } else {
 #pragma unroll
       for (int e = 0; e < W; ++e)
@@ -163,7 +140,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
     st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
   }
-  const std::uint64_t pol = Cfg::kParams.evict_first ? l2_evict_first_policy() : 0;
   Lanes<T> acc[N][V];
 #pragma unroll
   for (int n = 0; n < N; ++n)
@@ -187,9 +163,7 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R)
-        fwd_store<Cfg::kParams.evict_first>(st, g, static_cast<i64>(j - 2 * R) * g.out_slice,
-                                            acc[(u + R) % N], pol);
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);

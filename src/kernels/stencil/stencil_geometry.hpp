@@ -63,7 +63,6 @@ struct FwdParams {
   int refill_lag;     // a stage is refilled once every warp is this many planes on
   int chunk_planes;   // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
                       // order (one_wave ignored); 0: the plan one_wave says
-  bool evict_first;   // output stores with an L2 evict-first policy
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -79,15 +78,12 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
                     ? c.max_stages
                     : 200 * 1024 / c.blocks_per_sm / stage);
 }
-// The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
-// and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0, false};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0, false};
-// Run-9 experiments (docs/notes/stencil.md): the fwd_sweep kernel with short z-chunks of 64
-// planes dispatched xy-tile fastest (neighbours' halos in L2), evict-first output stores, both.
-inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64, false};
-inline constexpr FwdParams kFwdSweepEf{1, 16, 8, 1, true, 2, 0, true};
-inline constexpr FwdParams kFwdChunksEf{1, 16, 8, 1, false, 2, 64, true};
+// The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule),
+// sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks) and
+// sm90_zmarch_fwd_chunks (the sweep's tiles, z-chunks of 64 planes dispatched xy-tile fastest).
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
+inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64};
 
 }  // namespace stencil
 }  // namespace gpuopt

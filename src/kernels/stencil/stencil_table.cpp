@@ -82,13 +82,15 @@ int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
 // 0.666 (docs/notes/stencil.md run 8); the ring ranks below it.
 int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_sm90_tma_ring(const StencilProblem&, const DeviceDesc&) { return 35; }
-int pref_fwd_experiment(const StencilProblem&, const DeviceDesc&) { return 45; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 // Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
 // fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
+// H100 (run 9): fwd_chunks 0.808 of copy, fwd_sweep 0.708, fwd 0.710 (DRAM re-reads of halos
+// by the drifting whole-z blocks); not measured on an H200.
+int pref_sm90_zmarch_fwd_chunks(const StencilProblem&, const DeviceDesc&) { return 52; }
 
 const Variant<StencilProblem> kTable[] = {
     {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
@@ -158,23 +160,12 @@ const Variant<StencilProblem> kTable[] = {
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
     {{"sm90_zmarch_fwd_chunks",
-      "3D: fwd_sweep kernel, z-chunks of 64 planes dispatched xy-tile fastest (run-9 experiment)",
+      "3D: forward z sums with fwd_sweep's tiles on z-chunks of 64 planes dispatched xy-tile "
+      "fastest: the resident blocks work on one z range, so shared halos stay in L2",
       90, 90, false, kTypes},
      can_fwd_cfg<stencil::kFwdChunks>,
-     pref_fwd_experiment,
+     pref_sm90_zmarch_fwd_chunks,
      stencil_launch_sm90_zmarch_fwd_chunks},
-    {{"sm90_zmarch_fwd_sweep_ef",
-      "3D: fwd_sweep with evict-first (L2 cache policy) output stores (run-9 experiment)", 90, 90,
-      false, kTypes},
-     can_fwd_cfg<stencil::kFwdSweepEf>,
-     pref_fwd_experiment,
-     stencil_launch_sm90_zmarch_fwd_sweep_ef},
-    {{"sm90_zmarch_fwd_chunks_ef",
-      "3D: fwd_chunks with evict-first (L2 cache policy) output stores (run-9 experiment)", 90, 90,
-      false, kTypes},
-     can_fwd_cfg<stencil::kFwdChunksEf>,
-     pref_fwd_experiment,
-     stencil_launch_sm90_zmarch_fwd_chunks_ef},
 };
 
 }  // namespace
