@@ -116,7 +116,6 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
     sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
                       cz + j);
   };
-
   if (producer) {
     for (int s = 0; s < S; ++s) {
       sm90::mbar_init(sm90::smem_addr(&full[s]), 1);

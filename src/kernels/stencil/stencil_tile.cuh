@@ -1,7 +1,7 @@
 // Device pieces shared by the tiled stencil rungs (sm80_cpasync, sm90_tma, zmarch_sync,
 // sm90_zmarch_tma): the tile geometry, boundary-aware global fetches, the tile loader (through
 // registers or cp.async), the register-blocked tile computation and the predicated stores, plus
-// the runtime-radius -> template switch.
+// the runtime-radius -> template switch and the resident-block count of the persistent launches.
 //
 // Tile layout in shared memory: ROWS x COLS elements, dense rows, element (i, j) holding the
 // input at (x0 - HX + j, y0 - R + i) of one z-plane. HX is R rounded up to the 16-byte vector
