@@ -17,7 +17,7 @@ constexpr int kCheckPoints = 20000;
 
 bool is_3d_variant(const std::string& n) { return n.find("zmarch") != std::string::npos; }
 bool is_2d_variant(const std::string& n) {
-  return n == "smem_sync" || n.rfind("sm80_cpasync", 0) == 0 || n == "sm90_tma";
+  return n == "smem_sync" || n.rfind("sm80_cpasync", 0) == 0 || n.rfind("sm90_tma", 0) == 0;
 }
 
 std::string shape_of(const StencilGroup& g) {

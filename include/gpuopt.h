@@ -675,8 +675,9 @@ typedef struct gpuopt_stencil_desc_t {
  * Variants (gpuopt_variant_count() with ::GPUOPT_OP_STENCIL): `naive` (global loads),
  * `smem_sync` (tile and halo through registers into shared memory), `sm80_cpasync` (cp.async
  * into shared memory, pipelined), `sm90_tma` (TMA tensor-map loads of tile and halo, the copy
- * engine fills out-of-bounds elements, an mbarrier ring), and for 3D z-marching kernels (xy tile
- * in shared memory, z neighbours in registers) in synchronous and TMA forms.
+ * engine fills out-of-bounds elements, one tile per block; `sm90_tma_ring`: persistent blocks and
+ * an mbarrier ring), and for 3D z-marching kernels (xy tile in shared memory, z neighbours in
+ * registers) in synchronous and TMA forms.
  */
 GPUOPT_API gpuopt_status_t gpuopt_stencil(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                           const gpuopt_stencil_desc_t* desc, const void* in,

@@ -32,7 +32,7 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
                      (s.dims == 2 || (is * e) % 16 == 0);
     if (v == "naive") return true;
     if (v == "smem_sync" || v == "sm80_cpasync" || v == "sm80_cpasync_unstaged") return s.dims == 2;
-    if (v == "sm90_tma") return s.dims == 2 && tma;
+    if (v.rfind("sm90_tma", 0) == 0) return s.dims == 2 && tma;
     if (v == "zmarch_sync") return s.dims == 3;
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
     if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;

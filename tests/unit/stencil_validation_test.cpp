@@ -160,7 +160,7 @@ TEST(StencilDispatch, SyntheticDevices) {
   // TMA needs sm_90a and, without a driver here, cuTensorMapEncodeTiled: only where present.
   const bool tma = unit::device_count() > 0;
   EXPECT_EQ(choice(d2, 90), tma ? "sm90_tma" : "sm80_cpasync_unstaged");
-  EXPECT_EQ(choice(d3, 90), tma ? "sm90_zmarch_fwd_sweep" : "zmarch_sync");
+  EXPECT_EQ(choice(d3, 90), tma ? "sm90_zmarch_fwd_chunks" : "zmarch_sync");
   for (int cc : {80, 86, 89}) {
     EXPECT_EQ(choice(d2, cc), "sm80_cpasync_unstaged") << cc;
     EXPECT_EQ(choice(d3, cc), "zmarch_sync") << cc;

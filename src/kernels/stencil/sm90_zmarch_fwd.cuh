@@ -16,10 +16,11 @@
 //
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
-// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan) or as
-// many as fill one wave. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule) and
-// sm90_zmarch_fwd_sweep.cu (1 row, one wave). Measured: see those files and
-// docs/notes/stencil.md.
+// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan), as many
+// as fill one wave, or chunks of a fixed number of planes in xy-tile-fastest block order
+// (zmarch_plan_chunks). The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
+// sm90_zmarch_fwd_sweep.cu (1 row, one wave) and sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
+// chunks). Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
@@ -199,10 +200,13 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
     CUtensorMap map;
     GPUOPT_TRY(
         stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env, &map));
-    const stencil::ZmarchPlan plan = stencil::zmarch_plan(
-        p, Shape::TX, Shape::TY,
-        stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
-        Cfg::kParams.one_wave);
+    const stencil::ZmarchPlan plan =
+        Cfg::kParams.chunk_planes > 0
+            ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, Cfg::kParams.chunk_planes)
+            : stencil::zmarch_plan(
+                  p, Shape::TX, Shape::TY,
+                  stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+                  Cfg::kParams.one_wave);
     kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
         map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());

@@ -10,6 +10,10 @@
 // Runs 6 and 7 (e0bfb42, 0a256c3): 3117 and 3135 GB/s (0.734, 0.739; auto 0.745 in run 7). Every
 // other configuration lost: ring of 4 stages 0.56, 12 stages 0.71, 15 stages 0.72 (refill lag 1:
 // 0.70); st.global.cs stores 0.70; 2 blocks per SM of 8 warps 0.59. 8 stages, lag 2 stay.
+// H100 (runs 8 and 9): 0.702 and 0.708 of the copy roof: the whole-z blocks drift apart and
+// re-read neighbours' halos from DRAM (ncu: 734 MB for a 537 MB grid); sm90_zmarch_fwd_chunks
+// (64-plane chunks, xy-tile-fastest dispatch) 0.808 ranks above it. L2 prefetch of 4 or 8
+// planes beyond the ring: 0.66 and 0.59 (removed); evict-first stores: within 1%.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {

@@ -2,10 +2,10 @@
 // coefficient block every kernel takes by value, the tile geometry shared by the tiled rungs and
 // the variant table.
 //
-// Dispatch rule (stencil_table.cpp; measured on an H200, docs/notes/stencil.md): 2D problems run
-// sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
+// Dispatch rule (stencil_table.cpp; measured on an H200 and an H100, docs/notes/stencil.md): 2D
+// problems run sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
 // sm80_cpasync_unstaged (measured faster than the pipelined sm80_cpasync), else smem_sync; 3D
-// problems run sm90_zmarch_fwd_sweep, else sm90_zmarch_fwd, else sm90_zmarch_tma (the same
+// problems run sm90_zmarch_fwd_chunks, else the other TMA z-marching rungs (the same
 // conditions; ranked by measurement), else zmarch_sync; naive (both dimensionalities, any
 // layout) ranks last.
 #pragma once
@@ -69,7 +69,7 @@ const char* stencil_smem_can(std::size_t bytes, const DeviceDesc& dev);
 
 // Shared-memory bytes of each tiled rung for a problem (used by can_implement and the launchers).
 std::size_t stencil_cpasync_smem(const StencilProblem& p, int stages);
-std::size_t stencil_tma2d_smem(const StencilProblem& p);
+std::size_t stencil_tma2d_smem(const StencilProblem& p, const stencil::Tma2dParams& c);
 std::size_t stencil_tma3d_smem(const StencilProblem& p);
 std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdParams& c);
 
@@ -79,6 +79,8 @@ gpuopt_status_t stencil_launch_cpasync(const StencilProblem& p, const ExecEnv& e
 gpuopt_status_t stencil_launch_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_tma_ring(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

@@ -69,10 +69,10 @@ std::size_t stencil_cpasync_smem(const StencilProblem& p, int stages) {
              stencil::stage_bytes(e, p.radius, stencil::kRows2d * stencil::kRowGroups2d));
 }
 
-std::size_t stencil_tma2d_smem(const StencilProblem& p) {
+std::size_t stencil_tma2d_smem(const StencilProblem& p, const stencil::Tma2dParams& c) {
   const int e = static_cast<int>(p.elem());
   const int st = stencil::stage_bytes(e, p.radius, stencil::kRows2d * stencil::kRowGroups2d);
-  return static_cast<std::size_t>(stencil::tma2d_stages(st)) * st + stencil::kAlignSlack;
+  return static_cast<std::size_t>(stencil::tma2d_stages(st, c)) * st + stencil::kAlignSlack;
 }
 
 std::size_t stencil_tma3d_smem(const StencilProblem& p) {

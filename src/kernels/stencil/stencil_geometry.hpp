@@ -32,10 +32,23 @@ constexpr int stage_bytes(int elem, int r, int ty) {
   return (tile_bytes(elem, r, ty) + 127) / 128 * 128;
 }
 
-// 2D TMA ring: as many stages (2..4) as fit in about 100 KiB, so two blocks share a multiprocessor.
-constexpr int tma2d_stages(int stage) {
-  return 100 * 1024 / stage < 2 ? 2 : (100 * 1024 / stage > 4 ? 4 : 100 * 1024 / stage);
+// 2D TMA rungs (sm90_tma*): a configuration of the one kernel.
+struct Tma2dParams {
+  int ring_bytes;   // shared memory the ring may take per block
+  int max_stages;   // ring stages at most (at least 1)
+  bool persistent;  // false: one tile per block (grid = tiles, 1 stage)
+};
+// As many stages (1 .. max_stages) as fit in ring_bytes.
+constexpr int tma2d_stages(int stage, const Tma2dParams& c) {
+  return c.ring_bytes / stage < 1
+             ? 1
+             : (c.ring_bytes / stage > c.max_stages ? c.max_stages : c.ring_bytes / stage);
 }
+// sm90_tma: one tile per block, 1 stage (the hardware dispatches the tiles in order, so the
+// resident blocks are a tight window of neighbouring tiles and their shared halos are L2 hits).
+inline constexpr Tma2dParams kTma2dOneTile{0, 1, false};
+// sm90_tma_ring: persistent blocks (grid stride) with 2..4 stages in about 100 KiB.
+inline constexpr Tma2dParams kTma2dRing{100 * 1024, 4, true};
 // 3D TMA ring: r + 1 live planes (from the centre plane, whose x/y halo is still read, to the
 // queue's front) plus the prefetched ones.
 constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
@@ -48,6 +61,8 @@ struct FwdParams {
   int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
   bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
   int refill_lag;     // a stage is refilled once every warp is this many planes on
+  int chunk_planes;   // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
+                      // order (one_wave ignored); 0: the plan one_wave says
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -63,10 +78,12 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
                     ? c.max_stages
                     : 200 * 1024 / c.blocks_per_sm / stage);
 }
-// The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule)
-// and sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2};
+// The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule),
+// sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks) and
+// sm90_zmarch_fwd_chunks (the sweep's tiles, z-chunks of 64 planes dispatched xy-tile fastest).
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
+inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64};
 
 }  // namespace stencil
 }  // namespace gpuopt

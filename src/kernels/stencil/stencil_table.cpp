@@ -30,10 +30,15 @@ const char* can_cpasync(const StencilProblem& p, const DeviceDesc& dev) {
   return stencil_smem_can(stencil_cpasync_smem(p, 2), dev);
 }
 
-const char* can_sm90_tma(const StencilProblem& p, const DeviceDesc& dev) {
+const char* can_tma2d(const StencilProblem& p, const DeviceDesc& dev,
+                      const stencil::Tma2dParams& c) {
   if (const char* why = need_2d(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  return stencil_smem_can(stencil_tma2d_smem(p), dev);
+  return stencil_smem_can(stencil_tma2d_smem(p, c), dev);
+}
+template <const stencil::Tma2dParams& C>
+const char* can_tma2d_cfg(const StencilProblem& p, const DeviceDesc& dev) {
+  return can_tma2d(p, dev, C);
 }
 
 const char* can_zmarch_blocks(const StencilProblem& p) {
@@ -73,13 +78,19 @@ int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
 // r=8 f32 16384^2: 2811 vs 2446 GB/s), so it ranks above it (clamp or unaligned 2D problems).
 int pref_cpasync_unstaged(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
+// sm90_tma (one tile per block) measured 0.974 of copy on the H100 against the persistent ring's
+// 0.666 (docs/notes/stencil.md run 8); the ring ranks below it.
 int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
+int pref_sm90_tma_ring(const StencilProblem&, const DeviceDesc&) { return 35; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 // Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
 // fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
+// H100 (run 9): fwd_chunks 0.808 of copy, fwd_sweep 0.708, fwd 0.710 (DRAM re-reads of halos
+// by the drifting whole-z blocks); not measured on an H200.
+int pref_sm90_zmarch_fwd_chunks(const StencilProblem&, const DeviceDesc&) { return 52; }
 
 const Variant<StencilProblem> kTable[] = {
     {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
@@ -107,12 +118,19 @@ const Variant<StencilProblem> kTable[] = {
      pref_cpasync,
      stencil_launch_cpasync_pipelined},
     {{"sm90_tma",
-      "2D: persistent blocks, one TMA tensor-map load per tile plus halo (zero fill by the "
-      "copy engine), mbarrier ring of 2-4 stages",
+      "2D: one TMA tensor-map load per tile plus halo (zero fill by the copy engine), one tile "
+      "per block",
       90, 90, false, kTypes},
-     can_sm90_tma,
+     can_tma2d_cfg<stencil::kTma2dOneTile>,
      pref_sm90_tma,
      stencil_launch_sm90_tma},
+    {{"sm90_tma_ring",
+      "2D: the sm90_tma kernel with persistent blocks (grid stride) and an mbarrier ring of 2-4 "
+      "stages",
+      90, 90, false, kTypes},
+     can_tma2d_cfg<stencil::kTma2dRing>,
+     pref_sm90_tma_ring,
+     stencil_launch_sm90_tma_ring},
     {{"zmarch_sync",
       "3D: z-marching, xy tile plus halo per plane through registers into shared memory, z "
       "neighbours in a register queue",
@@ -141,6 +159,13 @@ const Variant<StencilProblem> kTable[] = {
      can_fwd_cfg<stencil::kFwdSweep>,
      pref_sm90_zmarch_fwd_sweep,
      stencil_launch_sm90_zmarch_fwd_sweep},
+    {{"sm90_zmarch_fwd_chunks",
+      "3D: forward z sums with fwd_sweep's tiles on z-chunks of 64 planes dispatched xy-tile "
+      "fastest: the resident blocks work on one z range, so shared halos stay in L2",
+      90, 90, false, kTypes},
+     can_fwd_cfg<stencil::kFwdChunks>,
+     pref_sm90_zmarch_fwd_chunks,
+     stencil_launch_sm90_zmarch_fwd_chunks},
 };
 
 }  // namespace

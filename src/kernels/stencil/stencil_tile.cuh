@@ -1,7 +1,7 @@
 // Device pieces shared by the tiled stencil rungs (sm80_cpasync, sm90_tma, zmarch_sync,
 // sm90_zmarch_tma): the tile geometry, boundary-aware global fetches, the tile loader (through
 // registers or cp.async), the register-blocked tile computation and the predicated stores, plus
-// the runtime-radius -> template switch.
+// the runtime-radius -> template switch and the resident-block count of the persistent launches.
 //
 // Tile layout in shared memory: ROWS x COLS elements, dense rows, element (i, j) holding the
 // input at (x0 - HX + j, y0 - R + i) of one z-plane. HX is R rounded up to the 16-byte vector
@@ -43,6 +43,18 @@ gpuopt_status_t with_radius(int r, F&& f) {
     default:
       return f(std::integral_constant<int, 8>{});
   }
+}
+
+// Blocks of kernel that fit on the device at once (at least one per multiprocessor).
+template <class Kernel>
+i64 resident_blocks(Kernel kernel, int threads, int smem, int sm_count) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  return static_cast<i64>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
 }
 
 // Tile of 32 * W x (V * RG) outputs computed by 32 x RG threads; each thread owns W consecutive

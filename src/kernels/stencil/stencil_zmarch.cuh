@@ -17,6 +17,7 @@ using Shape3d = TileShape<T, R, 1, row_groups_3d(R)>;
 struct ZmarchPlan {
   i64 tiles_x = 1, tiles_y = 1;
   i64 chunk = 1, chunks = 1;  // planes per block, blocks along z
+  bool xy_fastest = false;    // block order: xy tile fastest (else z-chunk fastest)
   i64 blocks() const { return tiles_x * tiles_y * chunks; }
 };
 
@@ -55,16 +56,18 @@ inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resid
   return z;
 }
 
-// Blocks of kernel that fit on the device at once (at least one per multiprocessor).
-template <class Kernel>
-i64 resident_blocks(Kernel kernel, int threads, int smem, int sm_count) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    per_sm = 1;
-  }
-  return static_cast<i64>(per_sm > 0 ? per_sm : 1) * (sm_count > 0 ? sm_count : 1);
+// Z-chunks of at most max_planes planes (equal sizes), blocks in xy-tile-fastest order: the
+// resident blocks are the xy tiles of one z range, started together, so the halo rows
+// neighbouring tiles share stay in L2 between their loads (no drift over a whole-z sweep).
+inline ZmarchPlan zmarch_plan_chunks(const StencilProblem& p, int tx, int ty, i64 max_planes) {
+  ZmarchPlan z;
+  z.tiles_x = ceil_div(p.nx, tx);
+  z.tiles_y = ceil_div(p.ny, ty);
+  const i64 nz = p.nz > 0 ? p.nz : 1;
+  z.chunk = ceil_div(nz, ceil_div(nz, max_planes > 0 ? max_planes : nz));
+  z.chunks = ceil_div(nz, z.chunk);
+  z.xy_fastest = true;
+  return z;
 }
 
 struct ZmarchBlock {
@@ -74,7 +77,9 @@ struct ZmarchBlock {
 template <class Shape>
 __device__ __forceinline__ ZmarchBlock zmarch_block(const StencilGrid& g, ZmarchPlan plan) {
   const i64 b = blockIdx.x;
-  const i64 zc = b % plan.chunks, rest = b / plan.chunks;
+  const i64 tiles = plan.tiles_x * plan.tiles_y;
+  const i64 zc = plan.xy_fastest ? b / tiles : b % plan.chunks;
+  const i64 rest = plan.xy_fastest ? b % tiles : b / plan.chunks;
   ZmarchBlock blk;
   blk.x0 = (rest % plan.tiles_x) * Shape::TX;
   blk.y0 = (rest / plan.tiles_x) * Shape::TY;
