@@ -113,8 +113,8 @@ TEST_F(Gdn, SmallChannelBoundaries) {
       expect_correct(gput::gdn_case(3, 131, 8, 16, 0, mode), name);
       expect_correct(gput::gdn_case(2, 256, 7, 9, 1, mode), name);
       expect_correct(gput::gdn_case(3, 131, 32, 48, 1, mode), name);
-      // C % 32 == 0 and H * W % 4 == 0: the resident forward kernel's bulk x copies on sm_90,
-      // a partial last tile of 4 pixels (132, 260) and full tiles (256)
+      // C % 32 == 0 and H * W % 4 == 0 (the 16-byte copy paths): a partial last tile of 4
+      // pixels (132, 260) and full tiles (256)
       expect_correct(gput::gdn_case(2, 128, 12, 11, 0, mode), name);
       expect_correct(gput::gdn_case(1, 64, 16, 16, 1, mode), name);
       expect_correct(gput::gdn_case(2, 256, 20, 13, 0, mode), name);

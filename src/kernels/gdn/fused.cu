@@ -243,7 +243,6 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
   a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  a.bulk_x = env.device->cc == 90 && a.vec_x && p.c % gdn::kBK == 0;
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   auto kernel =
       p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi> : gdn::gdn_resident_mix_kernel<true, Epi>;

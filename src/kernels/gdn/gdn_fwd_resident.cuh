@@ -18,7 +18,6 @@
 // (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap.
 #pragma once
 #include "kernels/gdn/gdn_mma.cuh"
-#include "kernels/gemm/sm90_ptx.cuh"
 
 namespace gpuopt {
 namespace gdn {
@@ -42,11 +41,6 @@ struct ResidentArgs {
   long long p = 0;  // pixels per image
   int ptiles = 0;   // 128-pixel tiles per image
   bool vec_gamma = false, vec_x = false;
-  // sm_90a: the whole x tile is requested at the block's start, one bulk copy per channel row
-  // completing on its 32-channel chunk's mbarrier (host: C % 32 == 0, P % 4 == 0, 16-byte
-  // aligned x), so x streams in at full memory-level parallelism instead of one chunk ahead of
-  // the mma (only gamma stays on the two-stage cp.async ring).
-  bool bulk_x = false;
 };
 
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
@@ -73,28 +67,11 @@ __global__ void __launch_bounds__(kResThreads, 1)
   const int r0 = half * kBM;  // first gamma row of this half
   const float* gamma_half = args.gamma + (r0 < args.c ? r0 : 0) * static_cast<long long>(args.c);
   const float* x_tile = args.x + img_off + n0;
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  __shared__ alignas(8) unsigned long long xbar[kResRows / kBK];
-  const bool bulk = args.bulk_x;
-  if (bulk) {
-    const int tid = static_cast<int>(threadIdx.x);
-    if (tid < steps) sm90::mbar_init(sm90::smem_addr(xbar + tid), 1);
-    sm90::mbar_init_fence();
-    __syncthreads();
-    const unsigned row_bytes = static_cast<unsigned>(nvalid) * 4u;
-    if (tid < steps) sm90::mbar_arrive_expect_tx(sm90::smem_addr(xbar + tid), kBK * row_bytes);
-    if (tid < args.c)
-      sm90::bulk_load(sm90::smem_addr(xs + tid * kRPitch), x_tile + tid * args.p, row_bytes,
-                      sm90::smem_addr(xbar + tid / kBK));
-  }
-#else
-  constexpr bool bulk = false;
-#endif
   auto load = [&](int s) {  // (loaders built per step: fewer registers live across the mma)
     const int kb = s * kBK;
     const TileLoader<true> lg(gamma_half, args.c, args.vec_gamma, e);
     lg.load(ring + (s % kResStages) * kResStageFloats + r0 * kKPitch, kb, args.c - r0, args.c - kb);
-    if (half == 0 && !bulk) {
+    if (half == 0) {
       const TileLoader<false> lx(x_tile, args.p, args.vec_x, e);
       lx.load(xs + kb * kRPitch, kb, nvalid, args.c - kb);
     }
@@ -106,9 +83,6 @@ __global__ void __launch_bounds__(kResThreads, 1)
   zero_acc(acc);
   for (int s = 0; s < steps; ++s) {
     cp_async_wait<0>();
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    if (bulk) sm90::mbar_wait(sm90::smem_addr(xbar + s), 0);
-#endif
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();

@@ -108,17 +108,6 @@ __device__ __forceinline__ void tma_load_3d(std::uint32_t dst, const CUtensorMap
 }
 
 // The same load delivered to the same shared offsets (data and barrier) of every CTA in mask.
-// Non-tensor bulk copy of `bytes` (a multiple of 16; 16-byte aligned source and destination)
-// from global to this CTA's shared memory, completing on the mbarrier's transaction count.
-__device__ __forceinline__ void bulk_load(std::uint32_t dst, const void* src, std::uint32_t bytes,
-                                          std::uint32_t bar) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-          dst),
-      "l"(reinterpret_cast<std::uint64_t>(src)), "r"(bytes), "r"(bar)
-      : "memory");
-}
-
 __device__ __forceinline__ void tma_load_3d_multicast(std::uint32_t dst, const CUtensorMap* map,
                                                       std::uint32_t bar, int c0, int c1, int c2,
                                                       std::uint16_t mask) {
