@@ -77,7 +77,7 @@ TEST_F(Gdn, SmallEveryVariantOddShapes) {
   });
 }
 
-// Several m tiles (C = 200), pixel tiles and split-K chunks (H x W = 50 x 45 > 2048).
+// Several m tiles (C = 200), pixel tiles and split-K chunks (H x W = 50 x 45, 52 x 45 > 2048).
 TEST_F(Gdn, EveryVariantMultiTile) {
   for_each_variant([&](const std::string& name) {
     for (gpuopt_compute_t mode : kModes) {
@@ -86,6 +86,9 @@ TEST_F(Gdn, EveryVariantMultiTile) {
       // H * W = 144 (a multiple of 4, two pixel tiles) and C = 260 > 256: two channel tiles on
       // sm90_wgmma_fused
       expect_correct(gput::gdn_case(1, 260, 16, 9, mode != GPUOPT_COMPUTE_TF32, mode), name);
+      // H * W = 2340 (a multiple of 4): two dgamma chunks, the last one partial, on
+      // sm90_wgmma_fused's wgmma dgamma GEMM too
+      expect_correct(gput::gdn_case(2, 200, 52, 45, mode != GPUOPT_COMPUTE_TF32, mode), name);
     }
   });
 }

@@ -78,6 +78,8 @@ struct GradEpi {
   long long img, p;
   int c, ntiles;
   bool inverse, pair;
+  // sm90_wgmma_fused f32: also t_lo = t - (t truncated to TF32), for its 3xTF32 dgamma GEMM
+  float* __restrict__ tlo = nullptr;
   __device__ Pre load(int z, int m, int n, bool two) const {
     const long long i = z * img + m * p + n;
     return {ld_pair(x + i, two, pair), ld_pair(dy + i, two, pair), __ldg(beta + m)};
@@ -89,6 +91,9 @@ struct GradEpi {
     const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
     const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
     st_pair(t + i, two, pair, t0, t1);
+    if (tlo != nullptr)
+      st_pair(tlo + i, two, pair, t0 - __uint_as_float(__float_as_uint(t0) & 0xffffe000u),
+              t1 - __uint_as_float(__float_as_uint(t1) & 0xffffe000u));
     st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
     return t0 + t1;
   }
@@ -334,7 +339,7 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
 // (1) of the backward pass: the generic GEMM z, epilogue t = dy * x * ds/dz (workspace), dx = dy
 // * s, per-block dbeta partials. (The resident-x mix kernel as this GEMM was slower in run 4:
 // 1.38 vs 1.30 ms f32 in total.)
-gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env) {
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env, float* tlo) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
   GradEpi ge{p.x,
@@ -348,7 +353,8 @@ gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env)
              static_cast<int>(p.c),
              static_cast<int>(ceil_div(p.p, gdn::kBM)),
              p.inverse,
-             pairs(p, t)};
+             pairs(p, t),
+             tlo};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
                                               "gdn fused backward z/t kernel");
 }
@@ -362,6 +368,11 @@ gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& en
   GPUOPT_TRY((launch_mma<true, false, true, true>(p, d, p.n * d.chunks, de, env,
                                                   "gdn fused backward dgamma kernel")));
   return sum_partials(p, l, d.chunks, env);
+}
+
+gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  return sum_partials(p, l, ceil_div(p.p, kGdnDgammaChunk), env);
 }
 
 }  // namespace gpuopt

@@ -8,12 +8,17 @@
 namespace gpuopt {
 
 // z = gamma x^2 per image, epilogue t = dy * x * ds/dz (workspace), dx = dy * s (written, not
-// accumulated), dbeta partials per 128-pixel tile.
-gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env);
+// accumulated), dbeta partials per 128-pixel tile; with tlo, also t - (t truncated to TF32)
+// there (same layout as t).
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env,
+                                        float* tlo = nullptr);
 
 // dgamma split-K partials = t (x^2)^T over (image, pixel chunk), then dgamma and dbeta from their
 // partials in a fixed order (deterministic). Needs t and the dbeta partials of the stage above.
 gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& env);
+// Only the fixed-order sums of dgamma and dbeta from the partials in the workspace (dgamma
+// partials per (image, kGdnDgammaChunk-pixel chunk): [image * chunks + chunk][i][j]).
+gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env);
 
 // What the backward pass of sm90_wgmma_fused needs beyond its forward pass's checks (the
 // mma.sync stages' grids), nullptr when it can run.

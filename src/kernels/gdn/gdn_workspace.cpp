@@ -58,7 +58,8 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   }
   const std::size_t ptiles = (u(p) + kGdnTile - 1) / kGdnTile;
   const std::size_t chunks = (u(p) + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
-  l.t = place(&l, tensor);
+  // t, then t_lo (sm90_wgmma_fused f32: its dgamma GEMM reads both through one tensor map)
+  l.t = place(&l, mul(tensor, 2));
   l.bpart = place(&l, mul(mul(u(n), ptiles), u(c)));
   l.dgpart = place(&l, mul(mul(mul(u(n), chunks), u(c)), u(c)));
   l.gsplit = place(&l, mul(mul(u(c), cp), 3));  // sm90_wgmma_fused: gamma^T split

@@ -15,6 +15,7 @@
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
 // Figures: docs/notes/gdn.md (round 6).
 #include <cstdint>
+#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
@@ -78,10 +79,42 @@ struct GdnDxHook {
   }
 };
 
+// The dgamma GEMM's hooks: per split unit b = image * chunks + chunk the partial
+// D(j, i) = sum over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at
+// i * C + j of partial b). P = x rows (K-major, squared and rounded / split in registers), Q = t
+// rows (K-major, the tensor cores truncate them to TF32). 3xTF32 (kSplit3): Q's batches are t
+// (images 0..N) then t_lo = t - trunc(t) (images N..2N); each x block serves the k blocks
+// x2_lo * t, x2_hi * t_lo, x2_hi * t.
+template <bool kSplit3>
+struct GdnDgammaHook : sm90::IdentityHook {
+  static constexpr int kPRepeat = kSplit3 ? 3 : 1;
+  static constexpr bool kSplitK = true;
+  int chunks;   // units per image
+  int chunk_k;  // pixels per chunk
+  int images;   // N (the batch offset of t_lo)
+  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
+    const bool lo = kSplit3 && kb % 3 == 0;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const float v = __uint_as_float(a[i]);
+      unsigned hi, low;
+      gdn::split<kSplit3>(v * v, hi, low);
+      a[i] = lo ? low : hi;
+    }
+  }
+  __device__ __forceinline__ void coords(int b, int kb, int& pk, int& pb, int& qk, int& qb) const {
+    pb = b / chunks;
+    pk = (b - pb * chunks) * chunk_k + (kb / kPRepeat) * kKBlock;
+    qk = pk;
+    qb = kSplit3 && kb % 3 == 1 ? pb + images : pb;
+  }
+};
+
 }  // namespace gdn_sm90_bwd
 
 namespace {
 
+using gdn_sm90_bwd::GdnDgammaHook;
 using gdn_sm90_bwd::GdnDxHook;
 using gdn_sm90_bwd::kKBlock;
 
@@ -155,6 +188,66 @@ gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const 
                                 plan, env, hook);
 }
 
+// The dgamma split-K GEMM on wgmma: partials [image * chunks + chunk][i][j] (as `fused`'s).
+// *launched: false when the driver refused a tensor map (nothing launched).
+gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv& env,
+                             bool* launched) {
+  const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
+  const std::int64_t chunk_k = p.p < kGdnDgammaChunk ? p.p : kGdnDgammaChunk;
+  const int parts = p.tf32 ? 1 : 3;
+  const int cluster = p.c > sm90::kBlockM ? 2 : 1;
+  sm90::Plan plan;
+  sm90::Params& g = plan.params;
+  g.m = static_cast<int>(p.c);  // D columns: t rows i
+  g.n = static_cast<int>(p.c);  // D rows: x rows j
+  g.k_blocks = static_cast<int>((chunk_k + kKBlock - 1) / kKBlock) * parts;
+  const int tiles_x = static_cast<int>((p.c + sm90::kBlockM - 1) / sm90::kBlockM);
+  g.units_x = (tiles_x + cluster - 1) / cluster;
+  g.tiles_y = static_cast<int>((p.c + sm90::kBlockN - 1) / sm90::kBlockN);
+  g.units_per_batch = g.units_x * g.tiles_y;
+  g.total_units = static_cast<int>(g.units_per_batch * p.n * chunks);
+  g.alpha = 1.f;
+  g.beta = 0.f;
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  g.C = gdn_ws_floats(p, l.dgpart);
+  g.ldc = p.c;
+  g.stride_c = p.c * p.c;
+  g.pair_store = p.c % 2 == 0 ? 1 : 0;
+  plan.cluster = cluster;
+  plan.grid = g.total_units * cluster;
+  const int sms = env.device->sm_count;
+  if (plan.grid > sms) plan.grid = sms / cluster * cluster;
+  const std::int64_t img = p.c * p.p;
+  *launched = false;
+  if (!sm90::encode_tma_map(&plan.map_p, GPUOPT_DTYPE_F32, p.x, p.p, p.c, p.p, p.n, img, kKBlock,
+                            sm90::kBlockM) ||
+      !sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, t, p.p, p.c, p.p, p.n * (p.tf32 ? 1 : 2),
+                            img, kKBlock, sm90::kBlockN / cluster))
+    return GPUOPT_SUCCESS;
+  *launched = true;
+  const int ck = static_cast<int>(chunk_k), ch = static_cast<int>(chunks),
+            n = static_cast<int>(p.n);
+  auto go = [&](auto hook) {
+    return cluster > 1 ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(
+                             plan, env, hook)
+                       : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(
+                             plan, env, hook);
+  };
+  return p.tf32 ? go(GdnDgammaHook<false>{{}, ch, ck, n}) : go(GdnDgammaHook<true>{{}, ch, ck, n});
+}
+
+// The wgmma dgamma GEMM (on by default; GPUOPT_GDN_SM90_DGAMMA=0: `fused`'s mma.sync stage;
+// temporary switch for the measurement of round 9), when its unit count and TMA batch
+// coordinates fit an int (its tensor maps are checked at the launch: the mma.sync stage runs
+// instead when the driver refuses them).
+bool dgamma_on_wgmma(const GdnProblem& p) {
+  const char* e = std::getenv("GPUOPT_GDN_SM90_DGAMMA");
+  if (e != nullptr && e[0] == '0') return false;
+  const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
+  const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
+  return tiles * tiles * 2 * chunks < 2147483647 / p.n;
+}
+
 }  // namespace
 
 const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
@@ -169,21 +262,25 @@ const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
 
 gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  // (1) t, dx = dy s, dbeta partials
+  // (1) t, dx = dy s, dbeta partials (and t_lo for the 3xTF32 wgmma dgamma GEMM)
   // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
   // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
-  GPUOPT_TRY(gdn_fused_backward_grad(p, env));
+  const bool dg_wgmma = dgamma_on_wgmma(p);
+  float* t = gdn_ws_floats(p, l.t);
+  GPUOPT_TRY(gdn_fused_backward_grad(p, env, dg_wgmma && !p.tf32 ? t + p.n * p.c * p.p : nullptr));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
   const std::int64_t pitch = split_gamma(p, q, env, &st);
   GPUOPT_TRY(st);
   sm90::Plan plan;
-  GPUOPT_TRY(plan_mix(p, gdn_ws_floats(p, l.t), q, pitch, p.dx, env, &plan));
+  GPUOPT_TRY(plan_mix(p, t, q, pitch, p.dx, env, &plan));
   GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
                     : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
-  return gdn_fused_backward_dgamma(p, env);
+  bool launched = false;
+  if (dg_wgmma) GPUOPT_TRY(dgamma_wgmma(p, t, env, &launched));
+  return launched ? gdn_fused_backward_sums(p, env) : gdn_fused_backward_dgamma(p, env);
 }
 
 }  // namespace gpuopt

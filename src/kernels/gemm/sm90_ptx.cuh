@@ -270,6 +270,13 @@ __device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std:
   asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");
 }
 
+// One 32-bit word from shared memory.
+__device__ __forceinline__ std::uint32_t lds32(std::uint32_t addr) {
+  std::uint32_t x;
+  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(x) : "r"(addr) : "memory");
+  return x;
+}
+
 // Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).
 template <int kN>
 __device__ __forceinline__ void fence_regs(std::uint32_t (&a)[kN]) {

@@ -151,6 +151,17 @@ struct IdentityHook {
   }
 };
 
+// Split-K hooks (optional; the GDN dgamma GEMM): a hook with `static constexpr bool kSplitK =
+// true` supplies the TMA coordinates of each k block itself: coords(b, kb, pk, pb, qk, qb) gets
+// the unit's batch b and k block kb and sets P's (k, batch) and Q's (k, batch) coordinates (the
+// defaults: kb / kPRepeat and kb blocks of k, batch b (Q: 0 when kQShared)), so one "batch" of
+// the kernel can be a k range of a larger sum whose partial the epilogue writes at batch b.
+template <class H, class = void>
+struct HookSplitK : std::false_type {};
+template <class H>
+struct HookSplitK<H, std::void_t<decltype(H::kSplitK)>> : std::integral_constant<bool, H::kSplitK> {
+};
+
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 // Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
@@ -331,7 +342,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr std::uint32_t kStepP = kPK ? 32 : (32 / kElem) * kRowBytes;
   constexpr std::uint32_t kStepQ = kQK ? 32 : (32 / kElem) * kRowBytes;
   static_assert(kPK || kElem == 2 || kPRegs, "MN-major shared operands need a 16-bit type");
-  static_assert(!kPRegs || (kElem == 4 && !kPK && kQK), "register P: tf32, P MN-major, Q K-major");
+  // (register P K-major: 4-byte shared loads; only the split-K hooks use it)
+  static_assert(!kPRegs || (kElem == 4 && (!kPK || HookSplitK<Hook>::value) && kQK),
+                "register P: tf32, P MN-major (or K-major with split-K hooks), Q K-major");
   static_assert(!kSwap || kPRegs, "swapped roles only on the register-P path");
   static_assert(kQK || kElem == 2, "MN-major operands need a 16-bit type");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2");
@@ -410,12 +423,13 @@ __global__ void __launch_bounds__(kThreads, 1)
           const std::uint32_t sp = tiles + stage * Cf::kStage;
           const std::uint32_t sq =
               kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
-          const int k0 = kb * kKElems, kp = (kb / Hook::kPRepeat) * kKElems;
-          const int qb = Hook::kQShared ? 0 : tc.b;
+          int k0 = kb * kKElems, kp = (kb / Hook::kPRepeat) * kKElems;
+          int qb = Hook::kQShared ? 0 : tc.b, pb = tc.b;
+          if constexpr (HookSplitK<Hook>::value) hook.coords(tc.b, kb, kp, pb, k0, qb);
           if constexpr (kRes) {
             // (P loaded above)
           } else if constexpr (kPK) {
-            tma_load_3d(sp, &map_p, full, kp, x0, tc.b);
+            tma_load_3d(sp, &map_p, full, kp, x0, pb);
           } else {
 #pragma unroll
             for (int c = 0; c < kBlockM / kMnBox; ++c)
@@ -544,8 +558,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       const RegRows rr = reg_rows();
       const int q = lane & 3;
       const std::uint32_t box = (consumer * 2 + rr.box) * kChunkBytes + (rr.prow & 3) * 4;
-      const std::uint32_t off0 = box + 128 * q + ((rr.chunk ^ q) << 4);
-      const std::uint32_t off1 = box + 128 * (q + 4) + ((rr.chunk ^ q ^ 4) << 4);
+      [[maybe_unused]] const std::uint32_t off0 = box + 128 * q + ((rr.chunk ^ q) << 4);
+      [[maybe_unused]] const std::uint32_t off1 = box + 128 * (q + 4) + ((rr.chunk ^ q ^ 4) << 4);
       std::uint32_t a0[16], a1[16];
       int prev = 0;
       std::uint32_t xphase = 0;  // resident P: parity of this tile's P k blocks
@@ -557,10 +571,25 @@ __global__ void __launch_bounds__(kThreads, 1)
         const std::uint32_t sp =
             kRes ? tiles + (kb / Hook::kPRepeat) * kTilePBytes : tiles + stage * Cf::kStage;
         const std::uint32_t sq = kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
+        if constexpr (kPK) {
+          // K-major P (128-byte rows of 32 k, 16-byte unit u of row r at u ^ (r % 8)): rows
+          // r0 = prow, prow + 1 of this consumer, k = 8 s + q and + 4 (4-byte loads).
 #pragma unroll
-        for (int s = 0; s < kMmaPerStage; ++s) {
-          lds64(sp + off0 + 1024 * s, a[4 * s], a[4 * s + 1]);
-          lds64(sp + off1 + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
+          for (int s = 0; s < kMmaPerStage; ++s) {
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int r = consumer * 64 + rr.prow + e;
+              const std::uint32_t row = sp + r * kRowBytes + 4 * q;
+              a[4 * s + e] = lds32(row + (((2 * s) ^ (r & 7)) << 4));
+              a[4 * s + 2 + e] = lds32(row + (((2 * s + 1) ^ (r & 7)) << 4));
+            }
+          }
+        } else {
+#pragma unroll
+          for (int s = 0; s < kMmaPerStage; ++s) {
+            lds64(sp + off0 + 1024 * s, a[4 * s], a[4 * s + 1]);
+            lds64(sp + off1 + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
+          }
         }
         hook.operand(a, kb);
         fence_operands(d);
