@@ -83,7 +83,7 @@ struct GdnDxHook {
 // D(j, i) = sum over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at
 // i * C + j of partial b). P = x rows (K-major, squared and rounded / split in registers), Q = t
 // rows (K-major, the tensor cores truncate them to TF32). 3xTF32 (kSplit3): Q's batches are t
-// (images 0..N) then t_lo = t - trunc(t) (images N..2N); each x block serves the k blocks
+// (images 0..N) and, from batch `images` on, t_lo = t - trunc(t); each x block serves the k blocks
 // x2_lo * t, x2_hi * t_lo, x2_hi * t.
 template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
@@ -91,7 +91,7 @@ struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
   int chunks;   // units per image
   int chunk_k;  // pixels per chunk
-  int images;   // N (the batch offset of t_lo)
+  int images;   // the batch offset of t_lo (its image 0)
   __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
     const bool lo = kSplit3 && kb % 3 == 0;
 #pragma unroll
@@ -218,15 +218,16 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
   const int sms = env.device->sm_count;
   if (plan.grid > sms) plan.grid = sms / cluster * cluster;
   const std::int64_t img = p.c * p.p;
+  const std::int64_t lo_images = static_cast<std::int64_t>((l.tlo - l.t) / (img * 4));
   *launched = false;
   if (!sm90::encode_tma_map(&plan.map_p, GPUOPT_DTYPE_F32, p.x, p.p, p.c, p.p, p.n, img, kKBlock,
                             sm90::kBlockM) ||
-      !sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, t, p.p, p.c, p.p, p.n * (p.tf32 ? 1 : 2),
-                            img, kKBlock, sm90::kBlockN / cluster))
+      !sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, t, p.p, p.c, p.p,
+                            p.tf32 ? p.n : lo_images + p.n, img, kKBlock, sm90::kBlockN / cluster))
     return GPUOPT_SUCCESS;
   *launched = true;
   const int ck = static_cast<int>(chunk_k), ch = static_cast<int>(chunks),
-            n = static_cast<int>(p.n);
+            n = static_cast<int>(lo_images);
   auto go = [&](auto hook) {
     return cluster > 1 ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(
                              plan, env, hook)
@@ -245,7 +246,9 @@ bool dgamma_on_wgmma(const GdnProblem& p) {
   if (e != nullptr && e[0] == '0') return false;
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
-  return tiles * tiles * 2 * chunks < 2147483647 / p.n;
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
+  return tiles * tiles * 2 * chunks < 2147483647 / p.n &&
+         (l.tlo - l.t) / (p.c * p.p * 4) + p.n < 2147483647;
 }
 
 }  // namespace
@@ -267,7 +270,8 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
   const bool dg_wgmma = dgamma_on_wgmma(p);
   float* t = gdn_ws_floats(p, l.t);
-  GPUOPT_TRY(gdn_fused_backward_grad(p, env, dg_wgmma && !p.tf32 ? t + p.n * p.c * p.p : nullptr));
+  GPUOPT_TRY(
+      gdn_fused_backward_grad(p, env, dg_wgmma && !p.tf32 ? gdn_ws_floats(p, l.tlo) : nullptr));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
