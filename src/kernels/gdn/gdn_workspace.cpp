@@ -66,7 +66,7 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   // GEMM reads t and t_lo through one tensor map: t_lo's images are batches tlo / image on)
   const std::size_t img = mul(mul(u(c), u(p)), sizeof(float));
   l.tlo = mul((l.total - l.t + img - 1) / img, img);
-  l.total = add(l.tlo, floats(tensor));
+  l.total = floats(add(l.tlo, mul(tensor, sizeof(float))) / sizeof(float));  // 256-aligned end
   return l;
 }
 

@@ -89,9 +89,10 @@ template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;
   static constexpr bool kSplitK = true;
-  int chunks;   // units per image
-  int chunk_k;  // pixels per chunk
-  int images;   // the batch offset of t_lo (its image 0)
+  int chunks;      // units per image
+  int chunk_k;     // pixels per chunk
+  int images;      // the batch offset of t_lo (its image 0)
+  int interleave;  // 1: chunk c takes the 32-pixel blocks c, c + chunks, ... (else a range)
   __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
     const bool lo = kSplit3 && kb % 3 == 0;
 #pragma unroll
@@ -104,7 +105,8 @@ struct GdnDgammaHook : sm90::IdentityHook {
   }
   __device__ __forceinline__ void coords(int b, int kb, int& pk, int& pb, int& qk, int& qb) const {
     pb = b / chunks;
-    pk = (b - pb * chunks) * chunk_k + (kb / kPRepeat) * kKBlock;
+    const int c = b - pb * chunks, m = kb / kPRepeat;
+    pk = interleave ? (m * chunks + c) * kKBlock : c * chunk_k + m * kKBlock;
     qk = pk;
     qb = kSplit3 && kb % 3 == 1 ? pb + images : pb;
   }
@@ -200,7 +202,13 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
   sm90::Params& g = plan.params;
   g.m = static_cast<int>(p.c);  // D columns: t rows i
   g.n = static_cast<int>(p.c);  // D rows: x rows j
-  g.k_blocks = static_cast<int>((chunk_k + kKBlock - 1) / kKBlock) * parts;
+  // (temporary switch of round 9: GPUOPT_GDN_SM90_DGI=1 interleaves the chunks' pixel blocks)
+  const char* ie = std::getenv("GPUOPT_GDN_SM90_DGI");
+  const int interleave = ie != nullptr && ie[0] == '1' ? 1 : 0;
+  const std::int64_t pblocks = (p.p + kKBlock - 1) / kKBlock;
+  g.k_blocks = static_cast<int>(interleave ? (pblocks + chunks - 1) / chunks
+                                           : (chunk_k + kKBlock - 1) / kKBlock) *
+               parts;
   const int tiles_x = static_cast<int>((p.c + sm90::kBlockM - 1) / sm90::kBlockM);
   g.units_x = (tiles_x + cluster - 1) / cluster;
   g.tiles_y = static_cast<int>((p.c + sm90::kBlockN - 1) / sm90::kBlockN);
@@ -234,7 +242,8 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
                        : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(
                              plan, env, hook);
   };
-  return p.tf32 ? go(GdnDgammaHook<false>{{}, ch, ck, n}) : go(GdnDgammaHook<true>{{}, ch, ck, n});
+  return p.tf32 ? go(GdnDgammaHook<false>{{}, ch, ck, n, interleave})
+                : go(GdnDgammaHook<true>{{}, ch, ck, n, interleave});
 }
 
 // The wgmma dgamma GEMM (on by default; GPUOPT_GDN_SM90_DGAMMA=0: `fused`'s mma.sync stage;
