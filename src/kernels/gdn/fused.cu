@@ -16,7 +16,6 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
-#include <type_traits>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -63,9 +62,7 @@ struct ForwardEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
-// t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials; kTlo: also t_lo
-// (a template flag: a runtime null test in this epilogue measured ~0.14 ms slower, round 9)
-template <bool kTlo>
+// t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
 struct GradEpi {
   static constexpr bool kRowSum = true;
   struct Pre {
@@ -81,8 +78,6 @@ struct GradEpi {
   long long img, p;
   int c, ntiles;
   bool inverse, pair;
-  // sm90_wgmma_fused f32: also t_lo = t - (t truncated to TF32), for its 3xTF32 dgamma GEMM
-  float* __restrict__ tlo = nullptr;
   __device__ Pre load(int z, int m, int n, bool two) const {
     const long long i = z * img + m * p + n;
     return {ld_pair(x + i, two, pair), ld_pair(dy + i, two, pair), __ldg(beta + m)};
@@ -94,9 +89,6 @@ struct GradEpi {
     const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
     const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
     st_pair(t + i, two, pair, t0, t1);
-    if constexpr (kTlo)
-      st_pair(tlo + i, two, pair, t0 - __uint_as_float(__float_as_uint(t0) & 0xffffe000u),
-              t1 - __uint_as_float(__float_as_uint(t1) & 0xffffe000u));
     st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
     return t0 + t1;
   }
@@ -342,29 +334,23 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
 // (1) of the backward pass: the generic GEMM z, epilogue t = dy * x * ds/dz (workspace), dx = dy
 // * s, per-block dbeta partials. (The resident-x mix kernel as this GEMM was slower in run 4:
 // 1.38 vs 1.30 ms f32 in total.)
-gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env, float* tlo) {
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
-  const auto launch = [&](auto ge) {
-    return launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
-                                                "gdn fused backward z/t kernel");
-  };
-  const auto epi = [&](auto tag) {
-    return GradEpi<decltype(tag)::value>{p.x,
-                                         p.beta,
-                                         p.dy,
-                                         t,
-                                         p.dx,
-                                         gdn_ws_floats(p, l.bpart),
-                                         p.c * p.p,
-                                         p.p,
-                                         static_cast<int>(p.c),
-                                         static_cast<int>(ceil_div(p.p, gdn::kBM)),
-                                         p.inverse,
-                                         pairs(p, t),
-                                         tlo};
-  };
-  return tlo != nullptr ? launch(epi(std::true_type{})) : launch(epi(std::false_type{}));
+  GradEpi ge{p.x,
+             p.beta,
+             p.dy,
+             t,
+             p.dx,
+             gdn_ws_floats(p, l.bpart),
+             p.c * p.p,
+             p.p,
+             static_cast<int>(p.c),
+             static_cast<int>(ceil_div(p.p, gdn::kBM)),
+             p.inverse,
+             pairs(p, t)};
+  return launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
+                                              "gdn fused backward z/t kernel");
 }
 
 // The dgamma GEMM alone (split-K partials), then (3): the fixed-order sums of the dgamma and

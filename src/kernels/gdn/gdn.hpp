@@ -45,13 +45,11 @@ struct GdnProblem {
 //   (max(P, N)), per-image dbeta sums (N x C) and per-image dgamma (N x C x C, in dgpart).
 // fused: forward the split gamma of sm90_wgmma_fused (C x 3 * ceil32(C): TF32 hi/lo parts per
 //   32-deep k block); backward T, dbeta partials (N * ptiles x C) and dgamma split-K
-//   partials (N * chunks x C x C), the transposed split gamma, then t_lo (N x C x P, a whole
-//   number of C x P images after T).
+//   partials (N * chunks x C x C).
 struct GdnWorkspaceLayout {
   std::size_t x2 = 0, t = 0, ones = 0, rowsums = 0;  // composed pieces
   std::size_t bpart = 0, dgpart = 0;                 // fused (t, dgpart shared in name)
   std::size_t gsplit = 0;                            // sm90_wgmma_fused forward
-  std::size_t tlo = 0;                               // sm90_wgmma_fused backward f32: t_lo
   std::size_t total = 0;
 };
 GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,

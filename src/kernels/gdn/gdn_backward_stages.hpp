@@ -8,10 +8,8 @@
 namespace gpuopt {
 
 // z = gamma x^2 per image, epilogue t = dy * x * ds/dz (workspace), dx = dy * s (written, not
-// accumulated), dbeta partials per 128-pixel tile; with tlo, also t - (t truncated to TF32)
-// there (same layout as t).
-gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env,
-                                        float* tlo = nullptr);
+// accumulated), dbeta partials per 128-pixel tile.
+gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env);
 
 // dgamma split-K partials = t (x^2)^T over (image, pixel chunk), then dgamma and dbeta from their
 // partials in a fixed order (deterministic). Needs t and the dbeta partials of the stage above.

@@ -62,11 +62,6 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   l.bpart = place(&l, mul(mul(u(n), ptiles), u(c)));
   l.dgpart = place(&l, mul(mul(mul(u(n), chunks), u(c)), u(c)));
   l.gsplit = place(&l, mul(mul(u(c), cp), 3));  // sm90_wgmma_fused: gamma^T split
-  // sm90_wgmma_fused f32: t_lo = t - trunc_tf32(t) a whole number of images after t (its dgamma
-  // GEMM reads t and t_lo through one tensor map: t_lo's images are batches tlo / image on)
-  const std::size_t img = mul(mul(u(c), u(p)), sizeof(float));
-  l.tlo = mul((l.total - l.t + img - 1) / img, img);
-  l.total = floats(add(l.tlo, mul(tensor, sizeof(float))) / sizeof(float));  // 256-aligned end
   return l;
 }
 

@@ -9,13 +9,15 @@
 //       the kernel reads into registers (the operand hook rounds them to TF32, or splits them
 //       into 3xTF32 parts); x and dx are read in the epilogue (loads of a group of 4 j steps
 //       before its stores, streaming cache hints);
-//   (3) `fused`'s dgamma split-K GEMM (mma.sync) and the fixed-order sums of dgamma and dbeta.
+//   (3) the dgamma split-K GEMM: tf32 mode here on the same wgmma kernel (x rows K-major as the
+//       register operand, squared there; t rows K-major through TMA; split-K over (image,
+//       2048-pixel chunk) through the hook's TMA coordinates), f32 mode `fused`'s mma.sync
+//       stage; then `fused`'s fixed-order sums of dgamma and dbeta.
 //   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
 //   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
-// Figures: docs/notes/gdn.md (round 6).
+// Figures: docs/notes/gdn.md (rounds 7 and 9).
 #include <cstdint>
-#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
@@ -79,36 +81,30 @@ struct GdnDxHook {
   }
 };
 
-// The dgamma GEMM's hooks: per split unit b = image * chunks + chunk the partial
+// The dgamma GEMM's hooks (tf32 mode): per split unit b = image * chunks + chunk the partial
 // D(j, i) = sum over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at
-// i * C + j of partial b). P = x rows (K-major, squared and rounded / split in registers), Q = t
-// rows (K-major, the tensor cores truncate them to TF32). 3xTF32 (kSplit3): Q's batches are t
-// (images 0..N) and, from batch `images` on, t_lo = t - trunc(t); each x block serves the k blocks
-// x2_lo * t, x2_hi * t_lo, x2_hi * t.
-template <bool kSplit3>
+// i * C + j of partial b). P = x rows (K-major, squared and rounded to TF32 in registers), Q = t
+// rows (K-major, truncated to TF32 by the tensor cores). (The 3xTF32 version, t_lo = t -
+// trunc(t) written by the z/t stage as a third Q operand, was 0.145 ms slower in f32 than the
+// mma.sync stage: docs/notes/gdn.md, round 9.)
 struct GdnDgammaHook : sm90::IdentityHook {
-  static constexpr int kPRepeat = kSplit3 ? 3 : 1;
   static constexpr bool kSplitK = true;
-  int chunks;      // units per image
-  int chunk_k;     // pixels per chunk
-  int images;      // the batch offset of t_lo (its image 0)
-  int interleave;  // 1: chunk c takes the 32-pixel blocks c, c + chunks, ... (else a range)
-  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int kb) const {
-    const bool lo = kSplit3 && kb % 3 == 0;
+  int chunks;   // units per image
+  int chunk_k;  // pixels per chunk
+  __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int) const {
 #pragma unroll
     for (int i = 0; i < 16; ++i) {
       const float v = __uint_as_float(a[i]);
-      unsigned hi, low;
-      gdn::split<kSplit3>(v * v, hi, low);
-      a[i] = lo ? low : hi;
+      unsigned hi, lo;
+      gdn::split<false>(v * v, hi, lo);
+      a[i] = hi;
     }
   }
   __device__ __forceinline__ void coords(int b, int kb, int& pk, int& pb, int& qk, int& qb) const {
     pb = b / chunks;
-    const int c = b - pb * chunks, m = kb / kPRepeat;
-    pk = interleave ? (m * chunks + c) * kKBlock : c * chunk_k + m * kKBlock;
+    pk = (b - pb * chunks) * chunk_k + kb * kKBlock;
     qk = pk;
-    qb = kSplit3 && kb % 3 == 1 ? pb + images : pb;
+    qb = pb;
   }
 };
 
@@ -190,25 +186,19 @@ gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const 
                                 plan, env, hook);
 }
 
-// The dgamma split-K GEMM on wgmma: partials [image * chunks + chunk][i][j] (as `fused`'s).
-// *launched: false when the driver refused a tensor map (nothing launched).
+// The dgamma split-K GEMM on wgmma (tf32 mode): partials [image * chunks + chunk][i][j] (as
+// `fused`'s). *launched: false when the driver refused a tensor map (nothing launched).
 gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv& env,
                              bool* launched) {
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t chunk_k = p.p < kGdnDgammaChunk ? p.p : kGdnDgammaChunk;
-  const int parts = p.tf32 ? 1 : 3;
+  // a cluster of 2 CTAs (the two 128-row halves of j) shares each t tile by multicast
   const int cluster = p.c > sm90::kBlockM ? 2 : 1;
   sm90::Plan plan;
   sm90::Params& g = plan.params;
   g.m = static_cast<int>(p.c);  // D columns: t rows i
   g.n = static_cast<int>(p.c);  // D rows: x rows j
-  // (temporary switch of round 9: GPUOPT_GDN_SM90_DGI=1 interleaves the chunks' pixel blocks)
-  const char* ie = std::getenv("GPUOPT_GDN_SM90_DGI");
-  const int interleave = ie != nullptr && ie[0] == '1' ? 1 : 0;
-  const std::int64_t pblocks = (p.p + kKBlock - 1) / kKBlock;
-  g.k_blocks = static_cast<int>(interleave ? (pblocks + chunks - 1) / chunks
-                                           : (chunk_k + kKBlock - 1) / kKBlock) *
-               parts;
+  g.k_blocks = static_cast<int>((chunk_k + kKBlock - 1) / kKBlock);
   const int tiles_x = static_cast<int>((p.c + sm90::kBlockM - 1) / sm90::kBlockM);
   g.units_x = (tiles_x + cluster - 1) / cluster;
   g.tiles_y = static_cast<int>((p.c + sm90::kBlockN - 1) / sm90::kBlockN);
@@ -226,38 +216,27 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
   const int sms = env.device->sm_count;
   if (plan.grid > sms) plan.grid = sms / cluster * cluster;
   const std::int64_t img = p.c * p.p;
-  const std::int64_t lo_images = static_cast<std::int64_t>((l.tlo - l.t) / (img * 4));
   *launched = false;
   if (!sm90::encode_tma_map(&plan.map_p, GPUOPT_DTYPE_F32, p.x, p.p, p.c, p.p, p.n, img, kKBlock,
                             sm90::kBlockM) ||
-      !sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, t, p.p, p.c, p.p,
-                            p.tf32 ? p.n : lo_images + p.n, img, kKBlock, sm90::kBlockN / cluster))
+      !sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, t, p.p, p.c, p.p, p.n, img, kKBlock,
+                            sm90::kBlockN / cluster))
     return GPUOPT_SUCCESS;
   *launched = true;
-  const int ck = static_cast<int>(chunk_k), ch = static_cast<int>(chunks),
-            n = static_cast<int>(lo_images);
-  auto go = [&](auto hook) {
-    return cluster > 1 ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(
-                             plan, env, hook)
-                       : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(
-                             plan, env, hook);
-  };
-  return p.tf32 ? go(GdnDgammaHook<false>{{}, ch, ck, n, interleave})
-                : go(GdnDgammaHook<true>{{}, ch, ck, n, interleave});
+  const GdnDgammaHook hook{{}, static_cast<int>(chunks), static_cast<int>(chunk_k)};
+  return cluster > 1
+             ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(plan, env, hook)
+             : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(plan, env,
+                                                                                    hook);
 }
 
-// The wgmma dgamma GEMM (on by default; GPUOPT_GDN_SM90_DGAMMA=0: `fused`'s mma.sync stage;
-// temporary switch for the measurement of round 9), when its unit count and TMA batch
-// coordinates fit an int (its tensor maps are checked at the launch: the mma.sync stage runs
-// instead when the driver refuses them).
+// Whether the dgamma GEMM runs on wgmma: tf32 mode only (H100, round 9: tf32 0.786 vs 0.816 ms
+// for the whole pass; f32 with 3xTF32 1.245 vs 1.100 on the mma.sync stage), when its unit count
+// fits an int.
 bool dgamma_on_wgmma(const GdnProblem& p) {
-  const char* e = std::getenv("GPUOPT_GDN_SM90_DGAMMA");
-  if (e != nullptr && e[0] == '0') return false;
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
-  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  return tiles * tiles * 2 * chunks < 2147483647 / p.n &&
-         (l.tlo - l.t) / (p.c * p.p * 4) + p.n < 2147483647;
+  return p.tf32 && tiles * tiles * 2 * chunks < 2147483647 / p.n;
 }
 
 }  // namespace
@@ -274,13 +253,11 @@ const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p) {
 
 gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  // (1) t, dx = dy s, dbeta partials (and t_lo for the 3xTF32 wgmma dgamma GEMM)
+  // (1) t, dx = dy s, dbeta partials
   // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
   // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
-  const bool dg_wgmma = dgamma_on_wgmma(p);
   float* t = gdn_ws_floats(p, l.t);
-  GPUOPT_TRY(
-      gdn_fused_backward_grad(p, env, dg_wgmma && !p.tf32 ? gdn_ws_floats(p, l.tlo) : nullptr));
+  GPUOPT_TRY(gdn_fused_backward_grad(p, env));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
@@ -292,7 +269,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
                     : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
   bool launched = false;
-  if (dg_wgmma) GPUOPT_TRY(dgamma_wgmma(p, t, env, &launched));
+  if (dgamma_on_wgmma(p)) GPUOPT_TRY(dgamma_wgmma(p, t, env, &launched));
   return launched ? gdn_fused_backward_sums(p, env) : gdn_fused_backward_dgamma(p, env);
 }
 

@@ -316,8 +316,9 @@ __device__ __forceinline__ void epilogue_regs(const float (&d)[128], const Param
 // kPK / kQK: the P / Q operand is K-major in global memory (else MN-major, 16-bit types only).
 // kCluster: 1, or 2 CTAs (launched as a cluster) on consecutive column tiles of one row tile,
 // each loading half of the shared Q tile and multicasting it to both.
-// kPRegs (tf32, !kPK): P is read from shared memory into registers (wgmma RS form), since tf32
-// wgmma reads only K-major shared operands; kSwap: P = op(A), Q = op(B)^T (D(i, j) = C(i, j)).
+// kPRegs (tf32, !kPK; kPK too with a split-K hook, 4-byte shared loads of K-major rows): P is
+// read from shared memory into registers (wgmma RS form), since tf32 wgmma reads only K-major
+// shared operands; kSwap: P = op(A), Q = op(B)^T (D(i, j) = C(i, j)).
 // kPP: the ping-pong schedule (Cfg<true>): each consumer computes whole kBlockM x kPpBlockN tiles
 // with two m64n128 wgmma per k step, the consumers taking alternate tiles of the CTA's sequence.
 // Hook: IdentityHook, or a fused user's hooks of the register-P path (see IdentityHook).
