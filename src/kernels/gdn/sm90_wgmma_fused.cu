@@ -25,6 +25,7 @@
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_math.cuh"
+#include "kernels/gdn/gdn_stream_pairs.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
 
@@ -72,9 +73,7 @@ struct GdnForwardHook {
   using Pre = float2;
   template <class TOut>
   __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
-    const long long i = ptr - y;
-    if (valid == 2 && pair) return ld(reinterpret_cast<const float2*>(x + i));
-    return make_float2(ld(x + i), valid == 2 ? ld(x + i + 1) : 0.f);
+    return gdn::ld_cs_pair(x, ptr - y, valid, pair);
   }
   // y = x * s(beta_col + z) for pixels r, r + 1 of channel col.
   template <class TOut, bool kReadC>
@@ -83,20 +82,7 @@ struct GdnForwardHook {
     const bool inv = inverse != 0;
     const float b = __ldg(beta + col);
     const float y0 = xv.x * gdn_scale(b + v0, inv), y1 = xv.y * gdn_scale(b + v1, inv);
-    if (valid == 2 && pair) {
-      st(reinterpret_cast<float2*>(ptr), make_float2(y0, y1));
-      return;
-    }
-    st(ptr, y0);
-    if (valid == 2) st(ptr + 1, y1);
-  }
-  template <class T>
-  __device__ __forceinline__ static T ld(const T* q) {
-    return __ldcs(q);
-  }
-  template <class T>
-  __device__ __forceinline__ static void st(T* q, T v) {
-    __stcs(q, v);
+    gdn::st_cs_pair(ptr, y0, y1, valid, pair);
   }
 };
 

@@ -22,6 +22,7 @@
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_mma.cuh"
+#include "kernels/gdn/gdn_stream_pairs.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
 
@@ -30,20 +31,6 @@ namespace gpuopt {
 namespace gdn_sm90_bwd {
 
 constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
-
-// Pixels r, r + 1 of one channel of a tensor at offset i (valid of them), 8-byte load when pair.
-__device__ __forceinline__ float2 ld_cs_pair(const float* q, long long i, int valid, bool pair) {
-  if (valid == 2 && pair) return __ldcs(reinterpret_cast<const float2*>(q + i));
-  return make_float2(__ldcs(q + i), valid == 2 ? __ldcs(q + i + 1) : 0.f);
-}
-__device__ __forceinline__ void st_cs_pair(float* q, float v0, float v1, int valid, bool pair) {
-  if (valid == 2 && pair) {
-    __stcs(reinterpret_cast<float2*>(q), make_float2(v0, v1));
-    return;
-  }
-  __stcs(q, v0);
-  if (valid == 2) __stcs(q + 1, v1);
-}
 
 // The dx GEMM's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
 template <bool kSplit3>
@@ -71,13 +58,14 @@ struct GdnDxHook {
   template <class TOut>
   __device__ __forceinline__ Pre load(const TOut* ptr, int, int valid, bool pair) const {
     const long long i = ptr - dx;
-    return {ld_cs_pair(x, i, valid, pair), ld_cs_pair(dx, i, valid, pair)};
+    return {gdn::ld_cs_pair(x, i, valid, pair), gdn::ld_cs_pair(dx, i, valid, pair)};
   }
   // dx += 2 x u for pixels r, r + 1 of channel col.
   template <class TOut, bool kReadC>
   __device__ __forceinline__ void store(TOut* ptr, int, float u0, float u1, int valid, bool pair,
                                         const sm90::Params&, const Pre& pr) const {
-    st_cs_pair(ptr, fmaf(2.f * pr.x.x, u0, pr.d.x), fmaf(2.f * pr.x.y, u1, pr.d.y), valid, pair);
+    gdn::st_cs_pair(ptr, fmaf(2.f * pr.x.x, u0, pr.d.x), fmaf(2.f * pr.x.y, u1, pr.d.y), valid,
+                    pair);
   }
 };
 
