@@ -18,6 +18,13 @@ gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& en
 // partials per (image, kGdnDgammaChunk-pixel chunk): [image * chunks + chunk][i][j]).
 gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env);
 
+// gamma as sm90_wgmma_fused's B operand, into out (sm90_wgmma_fused.cu): per 32-deep k block of
+// row i, `parts` TF32 copies (tf32: 1, the rounded value; f32: 3, [hi, lo, hi]) of gamma's row i,
+// or of its column i when transposed (the dx GEMM's gamma^T); zero beyond column C. Returns the
+// row pitch in floats; *st: the launch's status.
+std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
+                             gpuopt_status_t* st);
+
 // What the backward pass of sm90_wgmma_fused needs beyond its forward pass's checks (the
 // mma.sync stages' grids), nullptr when it can run.
 const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p);

@@ -94,10 +94,11 @@ using gdn_sm90::GdnForwardHook;
 using gdn_sm90::kKBlock;
 using gdn_sm90::tf32_bits;
 
-// out (C rows of parts * cp floats): per 32-deep k block of row i, `parts` copies of gamma's
-// block as TF32: 1 part: the rounded value; 3 parts: [hi, lo, hi] with hi + lo ~ gamma to f32
-// accuracy. Zero beyond column C (the padded k).
-__global__ void gdn_split_gamma(const float* gamma, int c, int cp, int parts, float* out) {
+// out (C rows of parts * cp floats): per 32-deep k block of row i, `parts` copies of the block
+// of gamma's row i (transposed: gamma's column i) as TF32: 1 part: the rounded value; 3 parts:
+// [hi, lo, hi] with hi + lo ~ gamma to f32 accuracy. Zero beyond column C (the padded k).
+__global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int parts,
+                                       bool transposed, float* out) {
   const long long pitch = static_cast<long long>(parts) * cp;
   const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (e >= pitch * c) return;
@@ -105,7 +106,9 @@ __global__ void gdn_split_gamma(const float* gamma, int c, int cp, int parts, fl
   const int r = static_cast<int>(e - i * pitch);
   const int blk = r / (parts * kKBlock), part = (r / kKBlock) % parts;
   const int j = blk * kKBlock + r % kKBlock;
-  const float g = j < c ? gamma[static_cast<long long>(i) * c + j] : 0.f;
+  const long long at =
+      transposed ? static_cast<long long>(j) * c + i : static_cast<long long>(i) * c + j;
+  const float g = j < c ? gamma[at] : 0.f;
   const std::uint32_t hi = tf32_bits(g);
   out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
 }
@@ -139,6 +142,19 @@ const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev)
   return nullptr;
 }
 
+std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
+                             gpuopt_status_t* st) {
+  const int parts = p.tf32 ? 1 : 3;
+  const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
+  const std::int64_t pitch = parts * cp;
+  const long long count = pitch * p.c;
+  gdn_split_gamma_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
+      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, transposed, out);
+  *st = check_launch(env.fn, transposed ? "gdn sm90_wgmma_fused transposed gamma split kernel"
+                                        : "gdn sm90_wgmma_fused gamma split kernel");
+  return pitch;
+}
+
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env) {
   if (const char* why = gdn_can_sm90_wgmma_fused(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
@@ -151,10 +167,9 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
   if (!direct) {
     const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_FORWARD, p.n, p.c, p.p);
     float* split = gdn_ws_floats(p, l.gsplit);
-    const long long count = pitch * p.c;
-    gdn_split_gamma<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
-        p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, split);
-    GPUOPT_TRY(check_launch(env.fn, "gdn sm90_wgmma_fused gamma split kernel"));
+    gpuopt_status_t st = GPUOPT_SUCCESS;
+    gdn_split_gamma(p, false, split, env, &st);
+    GPUOPT_TRY(st);
     q = split;
   }
   // Z^T = X^T gamma^T per image: NN, A = x (P x C, ld P), B(j, i) = gamma[i][j] (ld C).

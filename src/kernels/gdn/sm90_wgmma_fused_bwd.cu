@@ -104,37 +104,6 @@ using gdn_sm90_bwd::GdnDgammaHook;
 using gdn_sm90_bwd::GdnDxHook;
 using gdn_sm90_bwd::kKBlock;
 
-// out (C rows of parts * cp floats): row i holds row i of gamma^T (gamma's column i) per 32-deep
-// k block as `parts` TF32 copies: 1 part: the rounded value; 3 parts: [hi, lo, hi]
-// with hi + lo ~ gamma to f32 accuracy. Zero beyond column C (the padded k).
-__global__ void gdn_split_gamma_transposed(const float* gamma, int c, int cp, int parts,
-                                           float* out) {
-  const long long pitch = static_cast<long long>(parts) * cp;
-  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (e >= pitch * c) return;
-  const int i = static_cast<int>(e / pitch);
-  const int r = static_cast<int>(e - i * pitch);
-  const int blk = r / (parts * kKBlock), part = (r / kKBlock) % parts;
-  const int k = blk * kKBlock + r % kKBlock;
-  const float g = k < c ? gamma[static_cast<long long>(k) * c + i] : 0.f;
-  unsigned hi, lo;
-  gdn::split<true>(g, hi, lo);
-  out[e] = __uint_as_float(part == 1 ? lo & 0xffffe000u : hi);
-}
-
-// gamma^T split into the workspace at q (gdn_split_gamma_transposed); its pitch (k elements per
-// row).
-std::int64_t split_gamma(const GdnProblem& p, float* q, const ExecEnv& env, gpuopt_status_t* st) {
-  const int parts = p.tf32 ? 1 : 3;
-  const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
-  const std::int64_t pitch = parts * cp;
-  const long long count = pitch * p.c;
-  gdn_split_gamma_transposed<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
-      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, q);
-  *st = check_launch(env.fn, "gdn sm90_wgmma_fused transposed gamma split kernel");
-  return pitch;
-}
-
 // Plan of the per-image NN GEMM C (P x C, ld P) = A (P x C, ld P; the register operand) * B
 // (B(k, i) = q[i * pitch + k]: one matrix for every image, pitch k elements per row).
 gpuopt_status_t plan_mix(const GdnProblem& p, const float* a, const float* q, std::int64_t pitch,
@@ -249,7 +218,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u
   float* q = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
-  const std::int64_t pitch = split_gamma(p, q, env, &st);
+  const std::int64_t pitch = gdn_split_gamma(p, true, q, env, &st);
   GPUOPT_TRY(st);
   sm90::Plan plan;
   GPUOPT_TRY(plan_mix(p, t, q, pitch, p.dx, env, &plan));
