@@ -16,6 +16,8 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -231,6 +233,13 @@ bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
          static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
 }
 
+// Opts a resident kernel in to smem bytes of dynamic shared memory.
+template <class Kernel>
+cudaError_t prepare_resident(Kernel kernel, long long smem) {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(smem));
+}
+
 template <class Epi>
 gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
                                 const char* what) {
@@ -240,16 +249,43 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.gamma = p.gamma;
   a.c = static_cast<int>(p.c);
   a.p = p.p;
-  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
   a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
+  // Round 9: the 64-pixel kernel where the device holds two of its blocks per SM (sm_90: 2 x 112
+  // KiB at C = 256; the occupancy query decides, not arithmetic), else the 128-pixel one.
+  const long long smem64 = gdn::resident64_smem_bytes(p.c);
+  if (static_cast<std::size_t>(smem64) <= env.device->smem_optin &&
+      p.n * ceil_div(p.p, gdn::kRes64Pixels) <= 2147483647) {
+    // TEMPORARY (round 9 measurement, removed after the run): GPUOPT_GDN_RES=128 forces the
+    // 128-pixel kernel, =x4 x chunks 3 steps ahead instead of 1
+    const char* sw = std::getenv("GPUOPT_GDN_RES");
+    const std::string mode = sw ? sw : "";
+    auto k64 = p.tf32 ? gdn::gdn_resident64_mix_kernel<false, 2, Epi>
+                      : gdn::gdn_resident64_mix_kernel<true, 2, Epi>;
+    if (mode == "x4")
+      k64 = p.tf32 ? gdn::gdn_resident64_mix_kernel<false, 4, Epi>
+                   : gdn::gdn_resident64_mix_kernel<true, 4, Epi>;
+    cudaError_t e = prepare_resident(k64, smem64);
+    int per_sm = 0;
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k64, gdn::kRes64Threads,
+                                                        static_cast<std::size_t>(smem64));
+    if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+    if (per_sm >= 2 && mode != "128") {
+      a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kRes64Pixels));
+      k64<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kRes64Threads, static_cast<int>(smem64),
+            env.stream>>>(a, epi);
+      return check_launch(env.fn, what);
+    }
+  }
+  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
+  const long long smem = gdn::resident_smem_bytes(p.c);
   auto kernel =
       p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi> : gdn::gdn_resident_mix_kernel<true, Epi>;
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  const cudaError_t e = prepare_resident(kernel, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, static_cast<int>(smem),
+           env.stream>>>(a, epi);
   return check_launch(env.fn, what);
 }
 

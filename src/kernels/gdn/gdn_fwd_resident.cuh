@@ -39,9 +39,57 @@ struct ResidentArgs {
   const float* __restrict__ gamma;
   int c = 0;
   long long p = 0;  // pixels per image
-  int ptiles = 0;   // 128-pixel tiles per image
+  int ptiles = 0;   // pixel tiles per image (128 or 64 pixels: the kernel's)
   bool vec_gamma = false, vec_x = false;
 };
+
+// This block's (image, Pixels-pixel tile): the image's offset, the tile's first pixel and how
+// many of its pixels exist.
+struct ResidentTile {
+  long long img_off, n0;
+  int nvalid;
+};
+template <int Pixels>
+__device__ __forceinline__ ResidentTile resident_tile(const ResidentArgs& args) {
+  const long long img = blockIdx.x / args.ptiles;
+  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * Pixels;
+  return {img * args.c * args.p, n0, args.p - n0 < Pixels ? static_cast<int>(args.p - n0) : Pixels};
+}
+
+// The resident kernels' epilogue for a warp's 64 x 32 tile at rows wm * 64, pixels wn * 32 of
+// the block's tile (pixel n0 of the image at img_off): z = beta + acc, x from the resident tile xs
+// (pitch XPitch). c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the
+// 4 pairs' inputs are loaded first, then finished and stored.
+template <int XPitch, class Epi>
+__device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, const Epi& epi,
+                                                  const float* xs, const float (&acc)[4][4][4],
+                                                  int wm, int wn, int lane, long long img_off,
+                                                  long long n0, int nvalid) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = wm * 64 + i * 16 + g + h * 8;
+      if (m >= args.c) continue;
+      const float b = __ldg(args.beta + m);
+      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
+      typename Epi::Pre pre[4] = {};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n >= nvalid) continue;
+        const float2 xv = *reinterpret_cast<const float2*>(xs + m * XPitch + n);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
+      }
+    }
+}
 
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply(i, m, two, z0, z1, x, pre) finishes and stores them.
@@ -52,16 +100,14 @@ __global__ void __launch_bounds__(kResThreads, 1)
   float* ring = reinterpret_cast<float*>(smem4);
   float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
-  const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
   // the two halves of the block load one 128-row half of each gamma chunk; half 0 loads x
   const int half = static_cast<int>(threadIdx.x) / kThreads;
   const int e = static_cast<int>(threadIdx.x) % kThreads;
 
-  const long long img = blockIdx.x / args.ptiles;
-  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * kBM;
-  const int nvalid = args.p - n0 < kBM ? static_cast<int>(args.p - n0) : kBM;
-  const long long img_off = img * args.c * args.p;
+  const ResidentTile tile = resident_tile<kBM>(args);
+  const long long img_off = tile.img_off, n0 = tile.n0;
+  const int nvalid = tile.nvalid;
   const int steps = (args.c + kBK - 1) / kBK;
 
   const int r0 = half * kBM;  // first gamma row of this half
@@ -91,31 +137,83 @@ __global__ void __launch_bounds__(kResThreads, 1)
   }
   cp_async_wait<0>();
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
-  // pairs' inputs are loaded first, then finished and stored.
+  resident_epilogue<kRPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
+}
+
+// The same mix for a 64-pixel tile with two blocks per SM (round 9): 8 warps, 4 x 2 of 64 x 32,
+// 16-deep k chunks; the x tile ([Cp16][72] floats, 72 KiB at C = 256) and a 2-stage 256 x 16
+// gamma ring (pitch 20: 40 KiB) make 112 KiB, so two blocks fit an sm_90 SM and one block's
+// prologue loads and epilogue stores overlap the other's mma (with one 208 KiB block per SM they
+// overlapped nothing). The host launches it only where the occupancy query gives 2 blocks per SM.
+constexpr int kRes64Pixels = 64;
+constexpr int kRes64Depth = 16;
+constexpr int kRes64Threads = kThreads;         // 8 warps
+constexpr int kRes64GPitch = kRes64Depth + 4;   // 20 = 20 mod 32: ldmatrix rows conflict free
+constexpr int kRes64XPitch = kRes64Pixels + 8;  // 72 = 8 mod 32: B fragment loads conflict free
+constexpr int kRes64StageFloats = kResRows * kRes64GPitch;
+constexpr int kRes64RingFloats = kResStages * kRes64StageFloats;
+
+constexpr long long resident64_smem_bytes(long long c) {
+  return ((c + kRes64Depth - 1) / kRes64Depth * kRes64Depth * kRes64XPitch + kRes64RingFloats) * 4;
+}
+
+template <bool Split3, int XAhead, class Epi>
+__global__ void __launch_bounds__(kRes64Threads, 2)
+    gdn_resident64_mix_kernel(ResidentArgs args, Epi epi) {
+  extern __shared__ float4 smem4[];
+  float* ring = reinterpret_cast<float*>(smem4);
+  float* xs = ring + kRes64RingFloats;  // [Cp][kRes64XPitch]
+  const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+  const int wm = warp >> 1, wn = warp & 1;  // warp tile rows wm * 64, columns wn * 32
+  const int e = static_cast<int>(threadIdx.x);
+
+  const ResidentTile tile = resident_tile<kRes64Pixels>(args);
+  const long long img_off = tile.img_off, n0 = tile.n0;
+  const int nvalid = tile.nvalid;
+  const int steps = (args.c + kRes64Depth - 1) / kRes64Depth;
+  const float* x_tile = args.x + img_off + n0;
+  using GammaLoader =
+      TileLoader<true, kResRows, kRes64Depth, kRes64GPitch, kRes64XPitch, kRes64Threads>;
+  using XLoader =
+      TileLoader<false, kRes64Pixels, kRes64Depth, kRes64GPitch, kRes64XPitch, kRes64Threads>;
+  auto load_gamma = [&](int s) {
+    if (s >= steps) return;
+    const int kb = s * kRes64Depth;
+    const GammaLoader lg(args.gamma, args.c, args.vec_gamma, e);
+    lg.load(ring + (s % kResStages) * kRes64StageFloats, kb, args.c, args.c - kb);
+  };
+  auto load_x = [&](int s) {  // x chunks never share a slot: any lookahead fits
+    if (s >= steps) return;
+    const int kb = s * kRes64Depth;
+    const XLoader lx(x_tile, args.p, args.vec_x, e);
+    lx.load(xs + kb * kRes64XPitch, kb, nvalid, args.c - kb);
+  };
+
+  // cp.async groups: prologue {gamma 0, x 0 .. XAhead - 1}, {}; then per step s {gamma s + 1},
+  // {x s + XAhead}. Waiting at step s for all but the newest group completes gamma s (issued one
+  // step ahead: L2) and x up to s + XAhead - 2 (x chunk k is issued XAhead steps before its
+  // step: DRAM latency gets XAhead steps to hide).
+  static_assert(XAhead >= 2, "x s must be complete when gamma s is");
+  load_gamma(0);
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int m = wm * 64 + i * 16 + g + h * 8;
-      if (m >= args.c) continue;
-      const float b = __ldg(args.beta + m);
-      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-      typename Epi::Pre pre[4] = {};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n >= nvalid) continue;
-        const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
-        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
-                  Two{xv.x, xv.y}, pre[j]);
-      }
-    }
+  for (int s = 0; s < XAhead; ++s) load_x(s);
+  cp_async_commit();
+  cp_async_commit();
+  float acc[4][4][4];
+  zero_acc(acc);
+  for (int s = 0; s < steps; ++s) {
+    cp_async_wait<1>();
+    __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
+    load_gamma(s + 1);
+    cp_async_commit();
+    load_x(s + XAhead);
+    cp_async_commit();
+    mma_ktile<true, false, false, true, Split3, kRes64Depth, kRes64GPitch, kRes64XPitch>(
+        ring + (s % kResStages) * kRes64StageFloats, xs + s * kRes64Depth * kRes64XPitch, wm, wn,
+        lane, acc);
+  }
+  cp_async_wait<0>();
+  resident_epilogue<kRes64XPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
 }
 
 }  // namespace gdn
