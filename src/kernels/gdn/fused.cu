@@ -251,27 +251,23 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.p = p.p;
   a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  // Round 9: the 64-pixel kernel where the device holds two of its blocks per SM (sm_90: 2 x 112
-  // KiB at C = 256; the occupancy query decides, not arithmetic), else the 128-pixel one.
+  // TEMPORARY (round 9 measurement, removed after the run): GPUOPT_GDN_RES=64 runs the 64-pixel
+  // kernel (two blocks per SM, where the occupancy query gives two), =round the 128-pixel kernel
+  // with tf32 operands rounded (the default truncates them in tf32 mode).
+  const char* sw = std::getenv("GPUOPT_GDN_RES");
+  const std::string mode = sw ? sw : "";
   const long long smem64 = gdn::resident64_smem_bytes(p.c);
-  if (static_cast<std::size_t>(smem64) <= env.device->smem_optin &&
+  if (mode == "64" && static_cast<std::size_t>(smem64) <= env.device->smem_optin &&
       p.n * ceil_div(p.p, gdn::kRes64Pixels) <= 2147483647) {
-    // TEMPORARY (round 9 measurement, removed after the run): GPUOPT_GDN_RES=128 forces the
-    // 128-pixel kernel, =x4 x chunks 3 steps ahead instead of 1
-    const char* sw = std::getenv("GPUOPT_GDN_RES");
-    const std::string mode = sw ? sw : "";
     auto k64 = p.tf32 ? gdn::gdn_resident64_mix_kernel<false, 2, Epi>
                       : gdn::gdn_resident64_mix_kernel<true, 2, Epi>;
-    if (mode == "x4")
-      k64 = p.tf32 ? gdn::gdn_resident64_mix_kernel<false, 4, Epi>
-                   : gdn::gdn_resident64_mix_kernel<true, 4, Epi>;
     cudaError_t e = prepare_resident(k64, smem64);
     int per_sm = 0;
     if (e == cudaSuccess)
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k64, gdn::kRes64Threads,
                                                         static_cast<std::size_t>(smem64));
     if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-    if (per_sm >= 2 && mode != "128") {
+    if (per_sm >= 2) {
       a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kRes64Pixels));
       k64<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kRes64Threads, static_cast<int>(smem64),
             env.stream>>>(a, epi);
@@ -280,8 +276,9 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   }
   a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
   const long long smem = gdn::resident_smem_bytes(p.c);
-  auto kernel =
-      p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi> : gdn::gdn_resident_mix_kernel<true, Epi>;
+  auto kernel = !p.tf32           ? gdn::gdn_resident_mix_kernel<true, Epi>
+                : mode == "round" ? gdn::gdn_resident_mix_kernel<false, Epi, true>
+                                  : gdn::gdn_resident_mix_kernel<false, Epi, false>;
   const cudaError_t e = prepare_resident(kernel, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
   kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, static_cast<int>(smem),

@@ -93,7 +93,7 @@ __device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, cons
 
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply(i, m, two, z0, z1, x, pre) finishes and stores them.
-template <bool Split3, class Epi>
+template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
@@ -132,8 +132,8 @@ __global__ void __launch_bounds__(kResThreads, 1)
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3>(ring + (s % kResStages) * kResStageFloats,
-                                                xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, kBK, kKPitch, kRPitch, Round>(
+        ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(kRes64Threads, 2)
     cp_async_commit();
     load_x(s + XAhead);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, kRes64Depth, kRes64GPitch, kRes64XPitch>(
+    mma_ktile<true, false, false, true, Split3, kRes64Depth, kRes64GPitch, kRes64XPitch, Split3>(
         ring + (s % kResStages) * kRes64StageFloats, xs + s * kRes64Depth * kRes64XPitch, wm, wn,
         lane, acc);
   }
