@@ -4,7 +4,8 @@
 //              on the resident-x kernel (gdn_fwd_resident.cuh: x read from DRAM once, epilogue
 //              x from smem) when C <= 256 fits the device's smem, else on the generic GEMM
 //              (gdn_mma.cuh). H200, N = 32, C = 256, 64 x 64 (run 4, 670da46): 0.1945 ms tf32
-//              (1.54x composed), 0.3497 ms f32 (1.70x).
+//              (1.54x composed), 0.3497 ms f32 (1.70x). H100 (run 14, tf32 operands truncated
+//              by the mma): 0.1875 ms tf32 (1.93x).
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -16,8 +17,6 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -233,13 +232,6 @@ bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
          static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
 }
 
-// Opts a resident kernel in to smem bytes of dynamic shared memory.
-template <class Kernel>
-cudaError_t prepare_resident(Kernel kernel, long long smem) {
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(smem));
-}
-
 template <class Epi>
 gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
                                 const char* what) {
@@ -249,40 +241,18 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.gamma = p.gamma;
   a.c = static_cast<int>(p.c);
   a.p = p.p;
+  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
   a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
-  // TEMPORARY (round 9 measurement, removed after the run): GPUOPT_GDN_RES=64 runs the 64-pixel
-  // kernel (two blocks per SM, where the occupancy query gives two), =round the 128-pixel kernel
-  // with tf32 operands rounded (the default truncates them in tf32 mode).
-  const char* sw = std::getenv("GPUOPT_GDN_RES");
-  const std::string mode = sw ? sw : "";
-  const long long smem64 = gdn::resident64_smem_bytes(p.c);
-  if (mode == "64" && static_cast<std::size_t>(smem64) <= env.device->smem_optin &&
-      p.n * ceil_div(p.p, gdn::kRes64Pixels) <= 2147483647) {
-    auto k64 = p.tf32 ? gdn::gdn_resident64_mix_kernel<false, 2, Epi>
-                      : gdn::gdn_resident64_mix_kernel<true, 2, Epi>;
-    cudaError_t e = prepare_resident(k64, smem64);
-    int per_sm = 0;
-    if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k64, gdn::kRes64Threads,
-                                                        static_cast<std::size_t>(smem64));
-    if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-    if (per_sm >= 2) {
-      a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kRes64Pixels));
-      k64<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kRes64Threads, static_cast<int>(smem64),
-            env.stream>>>(a, epi);
-      return check_launch(env.fn, what);
-    }
-  }
-  a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
-  const long long smem = gdn::resident_smem_bytes(p.c);
-  auto kernel = !p.tf32           ? gdn::gdn_resident_mix_kernel<true, Epi>
-                : mode == "round" ? gdn::gdn_resident_mix_kernel<false, Epi, true>
-                                  : gdn::gdn_resident_mix_kernel<false, Epi, false>;
-  const cudaError_t e = prepare_resident(kernel, smem);
+  const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
+  // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
+  // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
+  auto kernel = p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi, false>
+                       : gdn::gdn_resident_mix_kernel<true, Epi>;
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, static_cast<int>(smem),
-           env.stream>>>(a, epi);
+  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
   return check_launch(env.fn, what);
 }
 

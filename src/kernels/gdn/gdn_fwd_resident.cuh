@@ -10,12 +10,17 @@
 //   C % 4 == 0; gamma stays in L2): the next chunk pair loads during this chunk's mma. 208 KiB
 //   of smem, 1 block per SM.
 // - 16 warps, 4 x 4, each 64 x 32 (mma_ktile of gdn_mma.cuh: 3xTF32 or 1xTF32, x squared when
-//   its B fragment is built).
+//   its B fragment is built). Round = false (the tf32 forward pass): 1xTF32 operands go to the
+//   mma unrounded (truncated by the tensor cores): 24 of ~60 instructions per 8-deep k step
+//   gone; H100 (round 9b, run 14): 0.1995 -> 0.1875 ms, 1.93x composed, rel. error 2.4e-5 ->
+//   1.6e-4 (tf32 tolerance 5e-3).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
 // tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
 // SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
 // first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229 / 0.372 ms
-// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap.
+// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap. A 64-pixel version with
+// two 112 KiB blocks per SM (round 9, run 13, H100) ran 0.228 ms tf32 vs this kernel's 0.198:
+// not kept (git 4862a41).
 #pragma once
 #include "kernels/gdn/gdn_mma.cuh"
 
@@ -39,7 +44,7 @@ struct ResidentArgs {
   const float* __restrict__ gamma;
   int c = 0;
   long long p = 0;  // pixels per image
-  int ptiles = 0;   // pixel tiles per image (128 or 64 pixels: the kernel's)
+  int ptiles = 0;   // 128-pixel tiles per image
   bool vec_gamma = false, vec_x = false;
 };
 
@@ -132,88 +137,12 @@ __global__ void __launch_bounds__(kResThreads, 1)
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, kBK, kKPitch, kRPitch, Round>(
-        ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, Round>(ring + (s % kResStages) * kResStageFloats,
+                                                       xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 
   resident_epilogue<kRPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
-}
-
-// The same mix for a 64-pixel tile with two blocks per SM (round 9): 8 warps, 4 x 2 of 64 x 32,
-// 16-deep k chunks; the x tile ([Cp16][72] floats, 72 KiB at C = 256) and a 2-stage 256 x 16
-// gamma ring (pitch 20: 40 KiB) make 112 KiB, so two blocks fit an sm_90 SM and one block's
-// prologue loads and epilogue stores overlap the other's mma (with one 208 KiB block per SM they
-// overlapped nothing). The host launches it only where the occupancy query gives 2 blocks per SM.
-constexpr int kRes64Pixels = 64;
-constexpr int kRes64Depth = 16;
-constexpr int kRes64Threads = kThreads;         // 8 warps
-constexpr int kRes64GPitch = kRes64Depth + 4;   // 20 = 20 mod 32: ldmatrix rows conflict free
-constexpr int kRes64XPitch = kRes64Pixels + 8;  // 72 = 8 mod 32: B fragment loads conflict free
-constexpr int kRes64StageFloats = kResRows * kRes64GPitch;
-constexpr int kRes64RingFloats = kResStages * kRes64StageFloats;
-
-constexpr long long resident64_smem_bytes(long long c) {
-  return ((c + kRes64Depth - 1) / kRes64Depth * kRes64Depth * kRes64XPitch + kRes64RingFloats) * 4;
-}
-
-template <bool Split3, int XAhead, class Epi>
-__global__ void __launch_bounds__(kRes64Threads, 2)
-    gdn_resident64_mix_kernel(ResidentArgs args, Epi epi) {
-  extern __shared__ float4 smem4[];
-  float* ring = reinterpret_cast<float*>(smem4);
-  float* xs = ring + kRes64RingFloats;  // [Cp][kRes64XPitch]
-  const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
-  const int wm = warp >> 1, wn = warp & 1;  // warp tile rows wm * 64, columns wn * 32
-  const int e = static_cast<int>(threadIdx.x);
-
-  const ResidentTile tile = resident_tile<kRes64Pixels>(args);
-  const long long img_off = tile.img_off, n0 = tile.n0;
-  const int nvalid = tile.nvalid;
-  const int steps = (args.c + kRes64Depth - 1) / kRes64Depth;
-  const float* x_tile = args.x + img_off + n0;
-  using GammaLoader =
-      TileLoader<true, kResRows, kRes64Depth, kRes64GPitch, kRes64XPitch, kRes64Threads>;
-  using XLoader =
-      TileLoader<false, kRes64Pixels, kRes64Depth, kRes64GPitch, kRes64XPitch, kRes64Threads>;
-  auto load_gamma = [&](int s) {
-    if (s >= steps) return;
-    const int kb = s * kRes64Depth;
-    const GammaLoader lg(args.gamma, args.c, args.vec_gamma, e);
-    lg.load(ring + (s % kResStages) * kRes64StageFloats, kb, args.c, args.c - kb);
-  };
-  auto load_x = [&](int s) {  // x chunks never share a slot: any lookahead fits
-    if (s >= steps) return;
-    const int kb = s * kRes64Depth;
-    const XLoader lx(x_tile, args.p, args.vec_x, e);
-    lx.load(xs + kb * kRes64XPitch, kb, nvalid, args.c - kb);
-  };
-
-  // cp.async groups: prologue {gamma 0, x 0 .. XAhead - 1}, {}; then per step s {gamma s + 1},
-  // {x s + XAhead}. Waiting at step s for all but the newest group completes gamma s (issued one
-  // step ahead: L2) and x up to s + XAhead - 2 (x chunk k is issued XAhead steps before its
-  // step: DRAM latency gets XAhead steps to hide).
-  static_assert(XAhead >= 2, "x s must be complete when gamma s is");
-  load_gamma(0);
-#pragma unroll
-  for (int s = 0; s < XAhead; ++s) load_x(s);
-  cp_async_commit();
-  cp_async_commit();
-  float acc[4][4][4];
-  zero_acc(acc);
-  for (int s = 0; s < steps; ++s) {
-    cp_async_wait<1>();
-    __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
-    load_gamma(s + 1);
-    cp_async_commit();
-    load_x(s + XAhead);
-    cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, kRes64Depth, kRes64GPitch, kRes64XPitch, Split3>(
-        ring + (s % kResStages) * kRes64StageFloats, xs + s * kRes64Depth * kRes64XPitch, wm, wn,
-        lane, acc);
-  }
-  cp_async_wait<0>();
-  resident_epilogue<kRes64XPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
 }
 
 }  // namespace gdn

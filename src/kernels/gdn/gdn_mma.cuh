@@ -64,42 +64,37 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4],
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// Copies Rows x Depth (r, k) tiles of one operand into smem (pitches KP for k-contiguous tiles,
-// RP for r-contiguous ones), zero outside rvalid x kvalid; by default the generic GEMM's 128 x 32
-// tiles with its 256 threads. Each thread owns Rows * Depth / Threads elements at a fixed stride
-// (k-contiguous: rows r0 + Threads / Depth * i; r-contiguous: k rows k0 + Threads / Rows * i), so
-// the loader keeps one pointer and no per-element 64-bit address. When the operand allows it
-// (vec: ld % 4 == 0 and a 16-byte aligned base, set by the host) each thread instead issues
-// 16-byte copies (4 consecutive elements along the contiguous dimension, the tail zero-filled
-// through the copy's source size): a quarter of the copy instructions.
-template <bool KContig, int Rows = kBM, int Depth = kBK, int KP = kKPitch, int RP = kRPitch,
-          int Threads = kThreads>
+// Copies 128 x 32 (r, k) tiles of one operand into smem, zero outside rvalid x kvalid. Each
+// thread owns 16 elements at a fixed stride (k-contiguous: rows r0 + 8i; r-contiguous: k rows
+// k0 + 2i), so the loader keeps one pointer and no per-element 64-bit address. When the operand
+// allows it (vec: ld % 4 == 0 and a 16-byte aligned base, set by the host) each thread instead
+// issues 4 16-byte copies (4 consecutive elements along the contiguous dimension, the tail
+// zero-filled through the copy's source size): a quarter of the copy instructions.
+template <bool KContig>
 struct TileLoader {
-  static constexpr int kCopies = Rows * Depth / Threads;
+  static constexpr int kCopies = kBM * kBK / kThreads;
   static constexpr int kVecCopies = kCopies / 4;
-  static_assert(kCopies % 4 == 0, "whole 16-byte copies per thread");
   const float* base;  // element (0, 0) of k tile 0
   long long ld;
   bool vec;
   int r0, k0;    // 4-byte path
   int vr0, vk0;  // 16-byte path
 
-  // e: this thread's index among the Threads threads that load the tile.
+  // e: this thread's index among the kThreads threads that load the tile.
   __device__ __forceinline__ TileLoader(const float* b, long long l, bool v, int e)
       : base(b), ld(l), vec(v) {
-    r0 = KContig ? e / Depth : e % Rows;
-    k0 = KContig ? e % Depth : e / Rows;
-    vr0 = KContig ? e / (Depth / 4) : (e % (Rows / 4)) * 4;
-    vk0 = KContig ? (e % (Depth / 4)) * 4 : e / (Rows / 4);
+    r0 = KContig ? e / kBK : e % kBM;
+    k0 = KContig ? e % kBK : e / kBM;
+    vr0 = KContig ? e / (kBK / 4) : (e % (kBM / 4)) * 4;
+    vk0 = KContig ? (e % (kBK / 4)) * 4 : e / (kBM / 4);
   }
 
   __device__ __forceinline__ void load(float* s, long long kb, int rvalid, int kvalid) const {
     const float* tile = base + (KContig ? kb : kb * ld);
     if (vec) {
-      // k-contiguous: rows vr0 + kRStep i, k vk0..vk0+3; r-contiguous: k rows vk0 + kKStep i,
-      // r vr0..+3
-      constexpr int kRStep = KContig ? Threads / (Depth / 4) : 0;
-      constexpr int kKStep = KContig ? 0 : Threads / (Rows / 4);
+      // k-contiguous: rows vr0 + 32i, k vk0..vk0+3; r-contiguous: k rows vk0 + 8i, r vr0..+3
+      constexpr int kRStep = KContig ? kThreads / (kBK / 4) : 0;
+      constexpr int kKStep = KContig ? 0 : kThreads / (kBM / 4);
 #pragma unroll
       for (int i = 0; i < kVecCopies; ++i) {
         const int r = vr0 + i * kRStep, k = vk0 + i * kKStep;
@@ -107,20 +102,19 @@ struct TileLoader {
         const bool row_ok = KContig ? r < rvalid : k < kvalid;
         const int bytes = row_ok && left > 0 ? (left < 4 ? left : 4) * 4 : 0;
         const float* src = tile + (KContig ? r * ld + k : k * ld + r);
-        gemm_io::cp_async_16(s + (KContig ? r * KP + k : k * RP + r), bytes > 0 ? src : tile,
-                             bytes);
+        gemm_io::cp_async_16(s + (KContig ? r * kKPitch + k : k * kRPitch + r),
+                             bytes > 0 ? src : tile, bytes);
       }
       return;
     }
-    constexpr int kStride = KContig ? Threads / Depth : Threads / Rows;  // rows or k rows
     const float* p = tile + (KContig ? r0 * ld + k0 : k0 * ld + r0);
-    const long long step = kStride * ld;
-    float* d = s + (KContig ? r0 * KP + k0 : k0 * RP + r0);
+    const long long step = KContig ? 8 * ld : 2 * ld;
+    float* d = s + (KContig ? r0 * kKPitch + k0 : k0 * kRPitch + r0);
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
-      const bool ok = KContig ? (r0 + kStride * i < rvalid && k0 < kvalid)
-                              : (r0 < rvalid && k0 + kStride * i < kvalid);
-      gemm_io::cp_async_elem<4>(d + i * kStride * (KContig ? KP : RP), ok ? p : tile, ok);
+      const bool ok =
+          KContig ? (r0 + 8 * i < rvalid && k0 < kvalid) : (r0 < rvalid && k0 + 2 * i < kvalid);
+      gemm_io::cp_async_elem<4>(d + i * (KContig ? 8 * kKPitch : 2 * kRPitch), ok ? p : tile, ok);
       p += step;
     }
   }
@@ -163,19 +157,19 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
 
 // A fragment (16 rows from m, k from kk) of a tile: a0 (m + g, kk + t), a1 (m + g + 8, kk + t),
 // a2 (m + g, kk + t + 4), a3 (m + g + 8, kk + t + 4); squared when Square.
-template <bool KContig, bool Square, int KP = kKPitch, int RP = kRPitch>
+template <bool KContig, bool Square>
 __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, float (&v)[4]) {
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[4];
-    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * KP + kk + (lane >> 4) * 4);
+    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * kKPitch + kk + (lane >> 4) * 4);
 #pragma unroll
     for (int q = 0; q < 4; ++q) v[q] = __uint_as_float(r[q]);
   } else {
-    v[0] = s[(kk + t) * RP + m + g];
-    v[1] = s[(kk + t) * RP + m + g + 8];
-    v[2] = s[(kk + t + 4) * RP + m + g];
-    v[3] = s[(kk + t + 4) * RP + m + g + 8];
+    v[0] = s[(kk + t) * kRPitch + m + g];
+    v[1] = s[(kk + t) * kRPitch + m + g + 8];
+    v[2] = s[(kk + t + 4) * kRPitch + m + g];
+    v[3] = s[(kk + t + 4) * kRPitch + m + g + 8];
   }
   if (Square) {
 #pragma unroll
@@ -184,17 +178,17 @@ __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, 
 }
 
 // B fragment (8 columns from n, k from kk): b0 (kk + t, n + g), b1 (kk + t + 4, n + g).
-template <bool KContig, bool Square, int KP = kKPitch, int RP = kRPitch>
+template <bool KContig, bool Square>
 __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, float (&v)[2]) {
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[2];
-    ldmatrix_x2(r, s + (n + (lane & 7)) * KP + kk + ((lane >> 3) & 1) * 4);
+    ldmatrix_x2(r, s + (n + (lane & 7)) * kKPitch + kk + ((lane >> 3) & 1) * 4);
     v[0] = __uint_as_float(r[0]);
     v[1] = __uint_as_float(r[1]);
   } else {
-    v[0] = s[(kk + t) * RP + n + g];
-    v[1] = s[(kk + t + 4) * RP + n + g];
+    v[0] = s[(kk + t) * kRPitch + n + g];
+    v[1] = s[(kk + t + 4) * kRPitch + n + g];
   }
   if (Square) {
     v[0] *= v[0];
@@ -202,27 +196,27 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
   }
 }
 
-// The warp's 64 x 32 share of one Depth-deep k tile (32 by default): As holds rows (A) wm * 64..,
-// Bs columns (B) wn * 32.. of the block's tiles, laid out as the loaders above write them (pitches
-// KP, RP). Round = false (1xTF32 only): operands truncated to TF32 by the mma, not rounded.
-template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, int Depth = kBK, int KP = kKPitch,
-          int RP = kRPitch, bool Round = true>
+// The warp's 64 x 32 share of one 32-deep k tile: As holds rows (A) wm * 64.., Bs columns (B)
+// wn * 32.. of the block's tiles, laid out as the loaders above write them. Round = false (1xTF32
+// only): operands truncated to TF32 by the mma instead of rounded (round 9b: 6% faster, tf32
+// forward; docs/notes/gdn.md).
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
 #pragma unroll
-  for (int kk = 0; kk < Depth; kk += 8) {
+  for (int kk = 0; kk < kBK; kk += 8) {
     unsigned bh[4][2], bl[4][2];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       float v[2];
-      frag_b<BK, BSq, KP, RP>(Bs, wn * 32 + j * 8, kk, lane, v);
+      frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
       split<Split3, Round>(v[0], bh[j][0], bl[j][0]);
       split<Split3, Round>(v[1], bh[j][1], bl[j][1]);
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       float v[4];
-      frag_a<AK, ASq, KP, RP>(As, wm * 64 + i * 16, kk, lane, v);
+      frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
       unsigned ah[4], al[4];
 #pragma unroll
       for (int q = 0; q < 4; ++q) split<Split3, Round>(v[q], ah[q], al[q]);
