@@ -105,7 +105,8 @@ TEST_F(Gdn, EveryVariantPersistentTiles) {
 }
 
 // Channel counts at the 128-row boundaries of the fused kernels (C = 128 / 129 / 131 / 256) with
-// pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies.
+// pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies
+// (63, 64, 65, 127, 128, 129, 132 pixels: the edges of 64- and 128-pixel tiles).
 // (Written for round 6's gamma-resident kernel, since removed, see docs/notes/gdn.md; 3 x 1536
 // pixels made its block pairs loop.) Small enough for racecheck.
 TEST_F(Gdn, SmallChannelBoundaries) {
@@ -121,6 +122,10 @@ TEST_F(Gdn, SmallChannelBoundaries) {
       expect_correct(gput::gdn_case(2, 128, 12, 11, 0, mode), name);
       expect_correct(gput::gdn_case(1, 64, 16, 16, 1, mode), name);
       expect_correct(gput::gdn_case(2, 256, 20, 13, 0, mode), name);
+      // 64-pixel tile edges (round 9): exactly one (64, 16-byte path), one short (63 above), one
+      // pixel short of two (127, 4-byte path), and 132 = two tiles and 4 pixels (above)
+      expect_correct(gput::gdn_case(2, 256, 8, 8, 1, mode), name);
+      expect_correct(gput::gdn_case(1, 129, 1, 127, 0, mode), name);
     }
   });
 }

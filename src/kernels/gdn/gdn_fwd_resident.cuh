@@ -10,12 +10,17 @@
 //   C % 4 == 0; gamma stays in L2): the next chunk pair loads during this chunk's mma. 208 KiB
 //   of smem, 1 block per SM.
 // - 16 warps, 4 x 4, each 64 x 32 (mma_ktile of gdn_mma.cuh: 3xTF32 or 1xTF32, x squared when
-//   its B fragment is built).
+//   its B fragment is built). Round = false (the tf32 forward pass): 1xTF32 operands go to the
+//   mma unrounded (truncated by the tensor cores): 24 of ~60 instructions per 8-deep k step
+//   gone; H100 (round 9b, run 14): 0.1995 -> 0.1875 ms, 1.93x composed, rel. error 2.4e-5 ->
+//   1.6e-4 (tf32 tolerance 5e-3).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
 // tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
 // SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
 // first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229 / 0.372 ms
-// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap.
+// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap. A 64-pixel version with
+// two 112 KiB blocks per SM (round 9, run 13, H100) ran 0.228 ms tf32 vs this kernel's 0.198:
+// not kept (git 4862a41).
 #pragma once
 #include "kernels/gdn/gdn_mma.cuh"
 
@@ -43,25 +48,71 @@ struct ResidentArgs {
   bool vec_gamma = false, vec_x = false;
 };
 
+// This block's (image, Pixels-pixel tile): the image's offset, the tile's first pixel and how
+// many of its pixels exist.
+struct ResidentTile {
+  long long img_off, n0;
+  int nvalid;
+};
+template <int Pixels>
+__device__ __forceinline__ ResidentTile resident_tile(const ResidentArgs& args) {
+  const long long img = blockIdx.x / args.ptiles;
+  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * Pixels;
+  return {img * args.c * args.p, n0, args.p - n0 < Pixels ? static_cast<int>(args.p - n0) : Pixels};
+}
+
+// The resident kernels' epilogue for a warp's 64 x 32 tile at rows wm * 64, pixels wn * 32 of
+// the block's tile (pixel n0 of the image at img_off): z = beta + acc, x from the resident tile xs
+// (pitch XPitch). c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the
+// 4 pairs' inputs are loaded first, then finished and stored.
+template <int XPitch, class Epi>
+__device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, const Epi& epi,
+                                                  const float* xs, const float (&acc)[4][4][4],
+                                                  int wm, int wn, int lane, long long img_off,
+                                                  long long n0, int nvalid) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = wm * 64 + i * 16 + g + h * 8;
+      if (m >= args.c) continue;
+      const float b = __ldg(args.beta + m);
+      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
+      typename Epi::Pre pre[4] = {};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n >= nvalid) continue;
+        const float2 xv = *reinterpret_cast<const float2*>(xs + m * XPitch + n);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
+      }
+    }
+}
+
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply(i, m, two, z0, z1, x, pre) finishes and stores them.
-template <bool Split3, class Epi>
+template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
   float* ring = reinterpret_cast<float*>(smem4);
   float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
-  const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
   // the two halves of the block load one 128-row half of each gamma chunk; half 0 loads x
   const int half = static_cast<int>(threadIdx.x) / kThreads;
   const int e = static_cast<int>(threadIdx.x) % kThreads;
 
-  const long long img = blockIdx.x / args.ptiles;
-  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * kBM;
-  const int nvalid = args.p - n0 < kBM ? static_cast<int>(args.p - n0) : kBM;
-  const long long img_off = img * args.c * args.p;
+  const ResidentTile tile = resident_tile<kBM>(args);
+  const long long img_off = tile.img_off, n0 = tile.n0;
+  const int nvalid = tile.nvalid;
   const int steps = (args.c + kBK - 1) / kBK;
 
   const int r0 = half * kBM;  // first gamma row of this half
@@ -86,36 +137,12 @@ __global__ void __launch_bounds__(kResThreads, 1)
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3>(ring + (s % kResStages) * kResStageFloats,
-                                                xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, Round>(ring + (s % kResStages) * kResStageFloats,
+                                                       xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
-  // pairs' inputs are loaded first, then finished and stored.
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int m = wm * 64 + i * 16 + g + h * 8;
-      if (m >= args.c) continue;
-      const float b = __ldg(args.beta + m);
-      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-      typename Epi::Pre pre[4] = {};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n >= nvalid) continue;
-        const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
-        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
-                  Two{xv.x, xv.y}, pre[j]);
-      }
-    }
+  resident_epilogue<kRPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
 }
 
 }  // namespace gdn
