@@ -63,10 +63,8 @@ __device__ __forceinline__ ResidentTile resident_tile(const ResidentArgs& args) 
 
 // The resident kernels' epilogue for a warp's 64 x 32 tile at rows wm * 64, pixels wn * 32 of
 // the block's tile (pixel n0 of the image at img_off): z = beta + acc, x from the resident tile xs
-// (pitch XPitch). c0..c3 of tile (i, j) sit at rows g, g + 8 and (B columns permuted, mma_ktile's
-// BQuad) pixels 8t + j, 8t + 4 + j: a thread holds 8 adjacent pixels of a row, handled as 4
-// pairs q (pixels 8t + 2q, + 1); per row, the 4 pairs' inputs are loaded first, then finished
-// and stored.
+// (pitch XPitch). c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the
+// 4 pairs' inputs are loaded first, then finished and stored.
 template <int XPitch, class Epi>
 __device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, const Epi& epi,
                                                   const float* xs, const float (&acc)[4][4][4],
@@ -83,18 +81,17 @@ __device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, cons
       const long long row = img_off + static_cast<long long>(m) * args.p + n0;
       typename Epi::Pre pre[4] = {};
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int n = wn * 32 + 8 * t + 2 * q;
-        if (n < nvalid) pre[q] = epi.load(row + n, n + 1 < nvalid);
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
       }
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int n = wn * 32 + 8 * t + 2 * q;
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
         if (n >= nvalid) continue;
-        const int j = (q & 1) * 2, c = h * 2 + (q >> 1);  // pixels 8t + 2q, + 1: tiles j, j + 1
         const float2 xv = *reinterpret_cast<const float2*>(xs + m * XPitch + n);
-        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][c], b + acc[i][j + 1][c],
-                  Two{xv.x, xv.y}, pre[q]);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
       }
     }
 }
@@ -140,8 +137,8 @@ __global__ void __launch_bounds__(kResThreads, 1)
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, Round, true>(
-        ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, Round>(ring + (s % kResStages) * kResStageFloats,
+                                                       xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 

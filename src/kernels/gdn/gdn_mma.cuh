@@ -196,60 +196,22 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
   }
 }
 
-// B fragments of all 4 mma tiles j of a warp from an r-contiguous tile with the warp's 32 columns
-// permuted: mma column c of tile j is column 4c + j of the warp (column wn * 32 + 4c + j of the
-// tile), so a thread's 4 values of one k row are 4 adjacent floats: 2 16-byte shared loads per
-// 8-deep k step instead of 8 scalar ones (conflict-free at pitch 136 = 8 mod 32). The
-// accumulator's column 2t + h of tile j is then column 8t + 4h + j (see resident_epilogue).
-template <bool BSq>
-__device__ __forceinline__ void frag_b_quad(const float* s, int n, int kk, int lane,
-                                            float (&v)[4][2]) {
-  const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const float4 w = *reinterpret_cast<const float4*>(s + (kk + t + 4 * h) * kRPitch + n + 4 * g);
-    v[0][h] = w.x;
-    v[1][h] = w.y;
-    v[2][h] = w.z;
-    v[3][h] = w.w;
-  }
-  if (BSq) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      v[j][0] *= v[j][0];
-      v[j][1] *= v[j][1];
-    }
-  }
-}
-
 // The warp's 64 x 32 share of one 32-deep k tile: As holds rows (A) wm * 64.., Bs columns (B)
 // wn * 32.. of the block's tiles, laid out as the loaders above write them. Round = false (1xTF32
 // only): operands truncated to TF32 by the mma instead of rounded (round 9b: 6% faster, tf32
-// forward; docs/notes/gdn.md). BQuad (B r-contiguous only): B's columns permuted as frag_b_quad
-// says (round 10).
-template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, bool BQuad = false>
+// forward; docs/notes/gdn.md).
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
-  static_assert(!BQuad || !BK, "the permuted B fragments need an r-contiguous B tile");
 #pragma unroll
   for (int kk = 0; kk < kBK; kk += 8) {
     unsigned bh[4][2], bl[4][2];
-    if (BQuad) {
-      float v[4][2];
-      frag_b_quad<BSq>(Bs, wn * 32, kk, lane, v);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        split<Split3, Round>(v[j][0], bh[j][0], bl[j][0]);
-        split<Split3, Round>(v[j][1], bh[j][1], bl[j][1]);
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        float v[2];
-        frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
-        split<Split3, Round>(v[0], bh[j][0], bl[j][0]);
-        split<Split3, Round>(v[1], bh[j][1], bl[j][1]);
-      }
+    for (int j = 0; j < 4; ++j) {
+      float v[2];
+      frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
+      split<Split3, Round>(v[0], bh[j][0], bl[j][0]);
+      split<Split3, Round>(v[1], bh[j][1], bl[j][1]);
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
