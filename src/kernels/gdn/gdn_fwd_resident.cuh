@@ -48,54 +48,6 @@ struct ResidentArgs {
   bool vec_gamma = false, vec_x = false;
 };
 
-// This block's (image, Pixels-pixel tile): the image's offset, the tile's first pixel and how
-// many of its pixels exist.
-struct ResidentTile {
-  long long img_off, n0;
-  int nvalid;
-};
-template <int Pixels>
-__device__ __forceinline__ ResidentTile resident_tile(const ResidentArgs& args) {
-  const long long img = blockIdx.x / args.ptiles;
-  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * Pixels;
-  return {img * args.c * args.p, n0, args.p - n0 < Pixels ? static_cast<int>(args.p - n0) : Pixels};
-}
-
-// The resident kernels' epilogue for a warp's 64 x 32 tile at rows wm * 64, pixels wn * 32 of
-// the block's tile (pixel n0 of the image at img_off): z = beta + acc, x from the resident tile xs
-// (pitch XPitch). c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the
-// 4 pairs' inputs are loaded first, then finished and stored.
-template <int XPitch, class Epi>
-__device__ __forceinline__ void resident_epilogue(const ResidentArgs& args, const Epi& epi,
-                                                  const float* xs, const float (&acc)[4][4][4],
-                                                  int wm, int wn, int lane, long long img_off,
-                                                  long long n0, int nvalid) {
-  const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int m = wm * 64 + i * 16 + g + h * 8;
-      if (m >= args.c) continue;
-      const float b = __ldg(args.beta + m);
-      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-      typename Epi::Pre pre[4] = {};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n >= nvalid) continue;
-        const float2 xv = *reinterpret_cast<const float2*>(xs + m * XPitch + n);
-        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
-                  Two{xv.x, xv.y}, pre[j]);
-      }
-    }
-}
-
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply(i, m, two, z0, z1, x, pre) finishes and stores them.
 template <bool Split3, class Epi, bool Round = true>
@@ -105,14 +57,16 @@ __global__ void __launch_bounds__(kResThreads, 1)
   float* ring = reinterpret_cast<float*>(smem4);
   float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+  const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
   // the two halves of the block load one 128-row half of each gamma chunk; half 0 loads x
   const int half = static_cast<int>(threadIdx.x) / kThreads;
   const int e = static_cast<int>(threadIdx.x) % kThreads;
 
-  const ResidentTile tile = resident_tile<kBM>(args);
-  const long long img_off = tile.img_off, n0 = tile.n0;
-  const int nvalid = tile.nvalid;
+  const long long img = blockIdx.x / args.ptiles;
+  const long long n0 = static_cast<long long>(blockIdx.x % args.ptiles) * kBM;
+  const int nvalid = args.p - n0 < kBM ? static_cast<int>(args.p - n0) : kBM;
+  const long long img_off = img * args.c * args.p;
   const int steps = (args.c + kBK - 1) / kBK;
 
   const int r0 = half * kBM;  // first gamma row of this half
@@ -142,7 +96,31 @@ __global__ void __launch_bounds__(kResThreads, 1)
   }
   cp_async_wait<0>();
 
-  resident_epilogue<kRPitch>(args, epi, xs, acc, wm, wn, lane, img_off, n0, nvalid);
+  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
+  // pairs' inputs are loaded first, then finished and stored.
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = wm * 64 + i * 16 + g + h * 8;
+      if (m >= args.c) continue;
+      const float b = __ldg(args.beta + m);
+      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
+      typename Epi::Pre pre[4] = {};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = wn * 32 + j * 8 + 2 * t;
+        if (n >= nvalid) continue;
+        const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
+        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
+                  Two{xv.x, xv.y}, pre[j]);
+      }
+    }
 }
 
 }  // namespace gdn

@@ -25,15 +25,13 @@
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_math.cuh"
+#include "kernels/gdn/gdn_sm90_mix.cuh"
 #include "kernels/gdn/gdn_stream_pairs.cuh"
-#include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
 
 namespace gpuopt {
 // (a named namespace: the hook's constants are used only by the sm_90a device pass)
 namespace gdn_sm90 {
-
-constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
 
 // v rounded to nearest TF32 (ties away), low 13 bits cleared.
 __device__ __forceinline__ std::uint32_t tf32_bits(float v) {
@@ -120,11 +118,8 @@ bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligne
 
 template <bool kSplit3, bool kResident>
 gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
-  const GdnForwardHook<kSplit3, kResident> hook{p.x, p.beta, p.y, p.inverse ? 1 : 0};
-  return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
-                                                 true, false>(plan, env, hook)
-                          : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
-                                plan, env, hook);
+  return gdn_sm90::launch_mix(
+      plan, env, GdnForwardHook<kSplit3, kResident>{p.x, p.beta, p.y, p.inverse ? 1 : 0});
 }
 
 }  // namespace
@@ -159,46 +154,20 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
   if (const char* why = gdn_can_sm90_wgmma_fused(p, *env.device))
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
   if (p.pass == GPUOPT_GDN_BACKWARD) return gdn_launch_sm90_wgmma_fused_backward(p, env);
-  const bool direct = gamma_direct(p);
-  const int parts = p.tf32 ? 1 : 3;
-  const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
-  const std::int64_t pitch = direct ? p.c : parts * cp;  // Q's k extent and row pitch
   const float* q = p.gamma;
-  if (!direct) {
+  std::int64_t pitch = p.c;  // Q's k extent and row pitch
+  if (!gamma_direct(p)) {
     const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_FORWARD, p.n, p.c, p.p);
     float* split = gdn_ws_floats(p, l.gsplit);
     gpuopt_status_t st = GPUOPT_SUCCESS;
-    gdn_split_gamma(p, false, split, env, &st);
+    pitch = gdn_split_gamma(p, false, split, env, &st);
     GPUOPT_TRY(st);
     q = split;
   }
-  // Z^T = X^T gamma^T per image: NN, A = x (P x C, ld P), B(j, i) = gamma[i][j] (ld C).
-  GemmProblem g;
-  g.m = p.p;
-  g.n = p.c;
-  g.k = p.c;
-  g.compute = GPUOPT_COMPUTE_TF32;
-  g.A = p.x;
-  g.lda = p.p;
-  g.stride_a = p.c * p.p;
-  g.B = q;
-  g.ldb = pitch;
-  g.stride_b = pitch * p.c;  // (placeholder: the map of Q is re-encoded below with one matrix)
-  g.C = p.y;
-  g.ldc = p.p;
-  g.stride_c = p.c * p.p;
-  g.batch = p.n;
+  // Z^T = X^T gamma^T per image: A = x, B(j, i) = gamma[i][j] (Q: gamma or its split for every
+  // image, k extent = its pitch, 3 parts per k block in f32).
   sm90::Plan plan;
-  if (const char* why = sm90::make_plan(g, *env.device, &plan))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
-  if (!plan.p_regs || !plan.swap || plan.pingpong)
-    return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gdn sm90_wgmma_fused: unexpected GEMM plan");
-  // Q: gamma (or its split) for every image, k extent = its pitch (3 parts per k block in f32).
-  if (!sm90::encode_tma_map(&plan.map_q, GPUOPT_DTYPE_F32, q, pitch, p.c, pitch, 1, 0, kKBlock,
-                            sm90::kBlockN / plan.cluster))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected gamma");
-  plan.params.k_blocks = static_cast<int>((pitch + kKBlock - 1) / kKBlock);
+  GPUOPT_TRY(gdn_sm90::plan_mix(p, p.x, q, pitch, p.y, env, &plan));
   // The resident-x schedule holds the whole x tile (C <= 256 channels: 8 k blocks) in shared
   // memory.
   if (p.c <= sm90::kResXBlocks * kKBlock &&

@@ -22,15 +22,15 @@
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_mma.cuh"
+#include "kernels/gdn/gdn_sm90_mix.cuh"
 #include "kernels/gdn/gdn_stream_pairs.cuh"
-#include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
 
 namespace gpuopt {
 // (a named namespace: the hook's constants are used only by the sm_90a device pass)
 namespace gdn_sm90_bwd {
 
-constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
+using gdn_sm90::kKBlock;
 
 // The dx GEMM's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
 template <bool kSplit3>
@@ -100,48 +100,9 @@ struct GdnDgammaHook : sm90::IdentityHook {
 
 namespace {
 
+using gdn_sm90::kKBlock;
 using gdn_sm90_bwd::GdnDgammaHook;
 using gdn_sm90_bwd::GdnDxHook;
-using gdn_sm90_bwd::kKBlock;
-
-// Plan of the per-image NN GEMM C (P x C, ld P) = A (P x C, ld P; the register operand) * B
-// (B(k, i) = q[i * pitch + k]: one matrix for every image, pitch k elements per row).
-gpuopt_status_t plan_mix(const GdnProblem& p, const float* a, const float* q, std::int64_t pitch,
-                         float* c, const ExecEnv& env, sm90::Plan* plan) {
-  GemmProblem g;
-  g.m = p.p;
-  g.n = p.c;
-  g.k = p.c;
-  g.compute = GPUOPT_COMPUTE_TF32;
-  g.A = a;
-  g.lda = p.p;
-  g.stride_a = p.c * p.p;
-  g.B = q;
-  g.ldb = pitch;
-  g.stride_b = pitch * p.c;  // (placeholder: the map of Q is re-encoded below with one matrix)
-  g.C = c;
-  g.ldc = p.p;
-  g.stride_c = p.c * p.p;
-  g.batch = p.n;
-  if (const char* why = sm90::make_plan(g, *env.device, plan))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_wgmma_fused: %s", why);
-  if (!plan->p_regs || !plan->swap || plan->pingpong)
-    return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gdn sm90_wgmma_fused: unexpected GEMM plan");
-  if (!sm90::encode_tma_map(&plan->map_q, GPUOPT_DTYPE_F32, q, pitch, p.c, pitch, 1, 0, kKBlock,
-                            sm90::kBlockN / plan->cluster))
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                "gdn sm90_wgmma_fused: cuTensorMapEncodeTiled rejected the split gamma");
-  plan->params.k_blocks = static_cast<int>(pitch / kKBlock);
-  return GPUOPT_SUCCESS;
-}
-
-template <class Hook>
-gpuopt_status_t launch_hooked(const sm90::Plan& plan, const ExecEnv& env, const Hook& hook) {
-  return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
-                                                 true, false>(plan, env, hook)
-                          : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
-                                plan, env, hook);
-}
 
 // The dgamma split-K GEMM on wgmma (tf32 mode): partials [image * chunks + chunk][i][j] (as
 // `fused`'s). *launched: false when the driver refused a tensor map (nothing launched).
@@ -221,9 +182,9 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   const std::int64_t pitch = gdn_split_gamma(p, true, q, env, &st);
   GPUOPT_TRY(st);
   sm90::Plan plan;
-  GPUOPT_TRY(plan_mix(p, t, q, pitch, p.dx, env, &plan));
-  GPUOPT_TRY(p.tf32 ? launch_hooked(plan, env, GdnDxHook<false>{p.x, p.dx})
-                    : launch_hooked(plan, env, GdnDxHook<true>{p.x, p.dx}));
+  GPUOPT_TRY(gdn_sm90::plan_mix(p, t, q, pitch, p.dx, env, &plan));
+  GPUOPT_TRY(p.tf32 ? gdn_sm90::launch_mix(plan, env, GdnDxHook<false>{p.x, p.dx})
+                    : gdn_sm90::launch_mix(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
   bool launched = false;
   if (dgamma_on_wgmma(p)) GPUOPT_TRY(dgamma_wgmma(p, t, env, &launched));

@@ -77,7 +77,7 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
     constexpr int R = decltype(rc)::value;
     using Shape = stencil::Shape2d<T, R>;
     constexpr stencil::Tma2dParams c = Cfg::kParams;
-    const int stages = c.persistent ? stencil::tma2d_stages(Shape::STAGE_BYTES, c) : 1;
+    const int stages = stencil::tma2d_stages(Shape::STAGE_BYTES, c);  // (one tile: 1)
     // The ring plus the align slack: the size can_implement checks.
     const int smem = static_cast<int>(stencil_tma2d_smem(p, c));
     auto* kernel = stencil_sm90_tma_kernel<T, R>;

@@ -10,7 +10,7 @@ constexpr unsigned kAll =
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 constexpr unsigned kBlas = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
-// One thread per element or 32 x 32 tiles: grid.x covers rows.
+// One thread per element, 32 x 32 or 64 x 64 tiles: grid.x covers rows.
 const char* can_grid_x(const TransposeProblem& p, const DeviceDesc&) {
   if (p.rows > kMaxGridX * 32) return "rows exceed one grid row of 32-wide blocks";
   return nullptr;
@@ -81,7 +81,7 @@ const Variant<TransposeProblem> kTable[] = {
       "one 64x64 tile per CTA, 8-byte f32 pairs (256-byte runs per warp on both sides), "
       "streaming loads and .cs stores",
       80, 0, false, kAll},
-     nullptr,
+     can_grid_x,
      pref_vec_tile,
      transpose_launch_sm80_vec_tile},
     {{"sm90_tma_onetile", "sm90_tma's TMA tiles and stores with one CTA per tile (no persistence)",
