@@ -17,6 +17,8 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -99,14 +101,21 @@ struct GradEpi {
 };
 
 // Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
-// y = x * s(z)
+// y = x * s(z); the form is a template parameter (a runtime flag left both forms' code, with
+// branches, in every element of the epilogue). Whole: two elements with i 8-byte aligned.
+template <bool Inverse>
 struct ResForwardEpi {
   struct Pre {};
   float* __restrict__ y;
-  bool inverse, pair;
+  bool pair;
   __device__ Pre load(long long, bool) const { return {}; }
+  template <bool Whole>
   __device__ void apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
-    st_pair(y + i, two, pair, x.a * gdn_scale(z0, inverse), x.b * gdn_scale(z1, inverse));
+    const float a = x.a * gdn_scale(z0, Inverse), b = x.b * gdn_scale(z1, Inverse);
+    if (Whole)
+      gdn::st_two(y + i, a, b);
+    else
+      st_pair(y + i, two, pair, a, b);
   }
 };
 
@@ -247,8 +256,14 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
   // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
-  auto kernel = p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi, false>
-                       : gdn::gdn_resident_mix_kernel<true, Epi>;
+  // TEMPORARY (round 11 run): GPUOPT_GDN_R11=noload measures the kernel without its whole-tile
+  // loader; removed after the run.
+  const char* r11 = std::getenv("GPUOPT_GDN_R11");
+  const bool noload = r11 != nullptr && std::strcmp(r11, "noload") == 0;
+  auto kernel = p.tf32 ? (noload ? gdn::gdn_resident_mix_kernel<false, Epi, false, false>
+                                 : gdn::gdn_resident_mix_kernel<false, Epi, false>)
+                       : (noload ? gdn::gdn_resident_mix_kernel<true, Epi, true, false>
+                                 : gdn::gdn_resident_mix_kernel<true, Epi>);
   const cudaError_t e =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
@@ -326,9 +341,11 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
-  if (resident_fits(p, env))
-    return launch_resident(p, ResForwardEpi{p.y, p.inverse, pairs(p, p.y)}, env,
-                           "gdn fused forward (resident x) kernel");
+  if (resident_fits(p, env)) {
+    constexpr const char* kWhat = "gdn fused forward (resident x) kernel";
+    return p.inverse ? launch_resident(p, ResForwardEpi<true>{p.y, pairs(p, p.y)}, env, kWhat)
+                     : launch_resident(p, ResForwardEpi<false>{p.y, pairs(p, p.y)}, env, kWhat);
+  }
   ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
                                               "gdn fused forward kernel");

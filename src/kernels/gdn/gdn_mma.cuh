@@ -253,10 +253,18 @@ __device__ __forceinline__ Two ld_pair(const float* __restrict__ p, bool two, bo
   }
   return {__ldg(p), two ? __ldg(p + 1) : 0.f};
 }
+// An 8-byte store of two adjacent elements (p 8-byte aligned), as PTX: written as a float2
+// assignment, the compiler merged it with st_pair's scalar path into two 4-byte stores in the
+// resident kernel (round 11: each store instruction then half-wrote 8 sectors). No "memory"
+// clobber: no caller reads back what it stores in the same kernel, so loads may still move
+// around the stores.
+__device__ __forceinline__ void st_two(float* __restrict__ p, float a, float b) {
+  asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a), "f"(b));
+}
 __device__ __forceinline__ void st_pair(float* __restrict__ p, bool two, bool pair, float a,
                                         float b) {
   if (two && pair) {
-    *reinterpret_cast<float2*>(p) = make_float2(a, b);
+    st_two(p, a, b);
   } else {
     p[0] = a;
     if (two) p[1] = b;
