@@ -14,6 +14,12 @@
 //   mma unrounded (truncated by the tensor cores): 24 of ~60 instructions per 8-deep k step
 //   gone; H100 (round 9b, run 14): 0.1995 -> 0.1875 ms, 1.93x composed, rel. error 2.4e-5 ->
 //   1.6e-4 (tf32 tolerance 5e-3).
+// - Whole tiles (C = 256, 128 pixels, 16-byte operands: the bar's shape): a loader of one pointer
+//   per operand and fixed strides (no bounds), and an epilogue without per-element bounds whose
+//   y pairs go out as 8-byte PTX stores (before, the compiler had split them into two 4-byte
+//   stores); the epilogue functor takes the form (inverse) as a template parameter. H100 (round
+//   11, run 3 of this session): tf32 0.1863 -> 0.1626-0.1635 ms = 2.21-2.23x composed (the
+//   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms.
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
 // tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
 // SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
@@ -53,7 +59,7 @@ struct ResidentArgs {
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply<Whole>(i, m, two, z0, z1, x, pre) finishes and stores them (Whole: both elements, i
 // 8-byte aligned); pair: every even element index is 8-byte aligned.
-template <bool Split3, class Epi, bool Round = true, bool FastLoad = true>
+template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
@@ -77,7 +83,7 @@ __global__ void __launch_bounds__(kResThreads, 1)
   const float* x_tile = args.x + img_off + n0;
   // The bar's shape (C = 256, whole 128-pixel tiles, 16-byte copies): every copy is whole, so a
   // step's copies are one pointer per operand plus fixed strides, with no bounds or zero fill.
-  const bool fast = FastLoad && args.c == kResRows && args.vec_gamma && args.vec_x && nvalid == kBM;
+  const bool fast = args.c == kResRows && args.vec_gamma && args.vec_x && nvalid == kBM;
   auto load = [&](int s) {  // (loaders built per step: fewer registers live across the mma)
     const int kb = s * kBK;
     float* gdst = ring + (s % kResStages) * kResStageFloats + r0 * kKPitch;

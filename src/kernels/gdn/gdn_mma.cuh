@@ -253,18 +253,22 @@ __device__ __forceinline__ Two ld_pair(const float* __restrict__ p, bool two, bo
   }
   return {__ldg(p), two ? __ldg(p + 1) : 0.f};
 }
-// An 8-byte store of two adjacent elements (p 8-byte aligned), as PTX: written as a float2
-// assignment, the compiler merged it with st_pair's scalar path into two 4-byte stores in the
-// resident kernel (round 11: each store instruction then half-wrote 8 sectors). No "memory"
-// clobber: no caller reads back what it stores in the same kernel, so loads may still move
-// around the stores.
+// An 8-byte store of two adjacent elements (p 8-byte aligned) as PTX, for the resident kernel
+// (st_pair<true>): its float2 assignment in st_pair came out as two 4-byte stores there (the
+// compiler merged it with the scalar path; round 11: each store instruction half-wrote 8
+// sectors). The generic GEMM kernels keep the float2 store (st_pair<false>): the asm store there
+// made the backward pass 16-20% slower (round 11). No "memory" clobber: no caller reads back what
+// it stores in the same kernel.
 __device__ __forceinline__ void st_two(float* __restrict__ p, float a, float b) {
   asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a), "f"(b));
 }
+template <bool Asm = false>
 __device__ __forceinline__ void st_pair(float* __restrict__ p, bool two, bool pair, float a,
                                         float b) {
-  if (two && pair) {
+  if (two && pair && Asm) {
     st_two(p, a, b);
+  } else if (two && pair) {
+    *reinterpret_cast<float2*>(p) = make_float2(a, b);
   } else {
     p[0] = a;
     if (two) p[1] = b;
