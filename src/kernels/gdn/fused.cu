@@ -18,6 +18,8 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -255,8 +257,14 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
   // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
-  auto kernel = p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi, false>
-                       : gdn::gdn_resident_mix_kernel<true, Epi>;
+  // TEMPORARY (round 11, second run): GPUOPT_GDN_R11=late issues the next chunk's copies after
+  // the first 8-deep k step; removed after the run.
+  const char* r11 = std::getenv("GPUOPT_GDN_R11");
+  const bool late = r11 != nullptr && std::strcmp(r11, "late") == 0;
+  auto kernel = p.tf32 ? (late ? gdn::gdn_resident_mix_kernel<false, Epi, false, true>
+                               : gdn::gdn_resident_mix_kernel<false, Epi, false>)
+                       : (late ? gdn::gdn_resident_mix_kernel<true, Epi, true, true>
+                               : gdn::gdn_resident_mix_kernel<true, Epi>);
   const cudaError_t e =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);

@@ -59,7 +59,7 @@ struct ResidentArgs {
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply<Whole>(i, m, two, z0, z1, x, pre) finishes and stores them (Whole: both elements, i
 // 8-byte aligned); pair: every even element index is 8-byte aligned.
-template <bool Split3, class Epi, bool Round = true>
+template <bool Split3, class Epi, bool Round = true, bool Late = false>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
@@ -122,10 +122,13 @@ __global__ void __launch_bounds__(kResThreads, 1)
   for (int s = 0; s < steps; ++s) {
     cp_async_wait<0>();
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
+    if (Late)
+      mma_ktile<true, false, false, true, Split3, Round, 0, 8>(
+          ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, Round>(ring + (s % kResStages) * kResStageFloats,
-                                                       xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0>(
+        ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 

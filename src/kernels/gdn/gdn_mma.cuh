@@ -200,11 +200,14 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
 // wn * 32.. of the block's tiles, laid out as the loaders above write them. Round = false (1xTF32
 // only): operands truncated to TF32 by the mma instead of rounded (round 9b: 6% faster, tf32
 // forward; docs/notes/gdn.md).
-template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true>
+// KK0, KK1: the 8-deep k steps kk in [KK0, KK1) only (the resident kernel issues its next
+// chunk's copies after the first step).
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,
+          int KK1 = kBK>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
 #pragma unroll
-  for (int kk = 0; kk < kBK; kk += 8) {
+  for (int kk = KK0; kk < KK1; kk += 8) {
     unsigned bh[4][2], bl[4][2];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
