@@ -6,7 +6,8 @@
 //              (gdn_mma.cuh). H200, N = 32, C = 256, 64 x 64 (run 4, 670da46): 0.1945 ms tf32
 //              (1.54x composed), 0.3497 ms f32 (1.70x). H100 (run 14, tf32 operands truncated
 //              by the mma): 0.1875 ms tf32 (1.93x); round 11 (8-byte y stores, whole-tile loader
-//              and epilogue): 0.163 ms tf32 (2.21x), 0.324 ms f32.
+//              and epilogue; f32: copies after the first k step): 0.163 ms tf32 (2.21x),
+//              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291).
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -18,8 +19,6 @@
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
 // docs/notes/gdn.md.
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
@@ -257,14 +256,8 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
   // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
-  // TEMPORARY (round 11, second run): GPUOPT_GDN_R11=late issues the next chunk's copies after
-  // the first 8-deep k step; removed after the run.
-  const char* r11 = std::getenv("GPUOPT_GDN_R11");
-  const bool late = r11 != nullptr && std::strcmp(r11, "late") == 0;
-  auto kernel = p.tf32 ? (late ? gdn::gdn_resident_mix_kernel<false, Epi, false, true>
-                               : gdn::gdn_resident_mix_kernel<false, Epi, false>)
-                       : (late ? gdn::gdn_resident_mix_kernel<true, Epi, true, true>
-                               : gdn::gdn_resident_mix_kernel<true, Epi>);
+  auto kernel = p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi, false>
+                       : gdn::gdn_resident_mix_kernel<true, Epi>;
   const cudaError_t e =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess) return fail_cuda(e, env.fn, what);

@@ -18,8 +18,9 @@
 //   per operand and fixed strides (no bounds), and an epilogue without per-element bounds whose
 //   y pairs go out as 8-byte PTX stores (before, the compiler had split them into two 4-byte
 //   stores); the epilogue functor takes the form (inverse) as a template parameter. H100 (round
-//   11, run 3 of this session): tf32 0.1863 -> 0.1626-0.1635 ms = 2.21-2.23x composed (the
-//   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms.
+//   11, runs 3 and 5 of this session): tf32 0.1863 -> 0.162-0.164 ms = 2.21-2.23x composed (the
+//   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms, and 0.301 ms with 3xTF32's
+//   copies issued after the first k step (f32 only: tf32 did not move, 0.164).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
 // tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
 // SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
@@ -59,7 +60,7 @@ struct ResidentArgs {
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
 // apply<Whole>(i, m, two, z0, z1, x, pre) finishes and stores them (Whole: both elements, i
 // 8-byte aligned); pair: every even element index is 8-byte aligned.
-template <bool Split3, class Epi, bool Round = true, bool Late = false>
+template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
@@ -122,12 +123,15 @@ __global__ void __launch_bounds__(kResThreads, 1)
   for (int s = 0; s < steps; ++s) {
     cp_async_wait<0>();
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
-    if (Late)
+    // 3xTF32: the next chunk's copies after the first 8-deep k step, so the tensor pipe has work
+    // while they issue (round 11: f32 0.323 -> 0.301 ms; tf32 unchanged, 0.164, kept as it was)
+    constexpr bool kLate = Split3;
+    if (kLate)
       mma_ktile<true, false, false, true, Split3, Round, 0, 8>(
           ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0>(
+    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0>(
         ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
