@@ -126,6 +126,10 @@ TEST_F(Gdn, SmallChannelBoundaries) {
       // pixel short of two (127, 4-byte path), and 132 = two tiles and 4 pixels (above)
       expect_correct(gput::gdn_case(2, 256, 8, 8, 1, mode), name);
       expect_correct(gput::gdn_case(1, 129, 1, 127, 0, mode), name);
+      // only whole 128-pixel tiles at C = 256 (the resident kernel's whole-tile loader and
+      // epilogue, round 11), both forms; 260 pixels above mixes whole tiles and a partial one
+      expect_correct(gput::gdn_case(3, 256, 16, 16, 0, mode), name);
+      expect_correct(gput::gdn_case(2, 256, 32, 8, 1, mode), name);
     }
   });
 }

@@ -5,7 +5,9 @@
 //              x from smem) when C <= 256 fits the device's smem, else on the generic GEMM
 //              (gdn_mma.cuh). H200, N = 32, C = 256, 64 x 64 (run 4, 670da46): 0.1945 ms tf32
 //              (1.54x composed), 0.3497 ms f32 (1.70x). H100 (run 14, tf32 operands truncated
-//              by the mma): 0.1875 ms tf32 (1.93x).
+//              by the mma): 0.1875 ms tf32 (1.93x); round 11 (8-byte y stores, whole-tile loader
+//              and epilogue; f32: copies after the first k step): 0.163 ms tf32 (2.21x),
+//              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291).
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -99,14 +101,21 @@ struct GradEpi {
 };
 
 // Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
-// y = x * s(z)
+// y = x * s(z); the form is a template parameter (a runtime flag left both forms' code, with
+// branches, in every element of the epilogue). Whole: two elements with i 8-byte aligned.
+template <bool Inverse>
 struct ResForwardEpi {
   struct Pre {};
   float* __restrict__ y;
-  bool inverse, pair;
+  bool pair;
   __device__ Pre load(long long, bool) const { return {}; }
+  template <bool Whole>
   __device__ void apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
-    st_pair(y + i, two, pair, x.a * gdn_scale(z0, inverse), x.b * gdn_scale(z1, inverse));
+    const float a = x.a * gdn_scale(z0, Inverse), b = x.b * gdn_scale(z1, Inverse);
+    if (Whole)
+      gdn::st_two(y + i, a, b);
+    else
+      st_pair<true>(y + i, two, pair, a, b);
   }
 };
 
@@ -365,9 +374,11 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
 gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
-  if (resident_fits(p, env))
-    return launch_resident(p, ResForwardEpi{p.y, p.inverse, pairs(p, p.y)}, env,
-                           "gdn fused forward (resident x) kernel");
+  if (resident_fits(p, env)) {
+    constexpr const char* kWhat = "gdn fused forward (resident x) kernel";
+    return p.inverse ? launch_resident(p, ResForwardEpi<true>{p.y, pairs(p, p.y)}, env, kWhat)
+                     : launch_resident(p, ResForwardEpi<false>{p.y, pairs(p, p.y)}, env, kWhat);
+  }
   ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
                                               "gdn fused forward kernel");

@@ -14,6 +14,13 @@
 //   mma unrounded (truncated by the tensor cores): 24 of ~60 instructions per 8-deep k step
 //   gone; H100 (round 9b, run 14): 0.1995 -> 0.1875 ms, 1.93x composed, rel. error 2.4e-5 ->
 //   1.6e-4 (tf32 tolerance 5e-3).
+// - Whole tiles (C = 256, 128 pixels, 16-byte operands: the bar's shape): a loader of one pointer
+//   per operand and fixed strides (no bounds), and an epilogue without per-element bounds whose
+//   y pairs go out as 8-byte PTX stores (before, the compiler had split them into two 4-byte
+//   stores); the epilogue functor takes the form (inverse) as a template parameter. H100 (round
+//   11, runs 3 and 5 of this session): tf32 0.1863 -> 0.162-0.164 ms = 2.21-2.23x composed (the
+//   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms, and 0.301 ms with 3xTF32's
+//   copies issued after the first k step (f32 only: tf32 did not move, 0.164).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
 // tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
 // SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
@@ -22,6 +29,8 @@
 // two 112 KiB blocks per SM (round 9, run 13, H100) ran 0.228 ms tf32 vs this kernel's 0.198:
 // not kept (git 4862a41).
 #pragma once
+#include <type_traits>
+
 #include "kernels/gdn/gdn_mma.cuh"
 
 namespace gpuopt {
@@ -49,7 +58,8 @@ struct ResidentArgs {
 };
 
 // Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
-// apply(i, m, two, z0, z1, x, pre) finishes and stores them.
+// apply<Whole>(i, m, two, z0, z1, x, pre) finishes and stores them (Whole: both elements, i
+// 8-byte aligned); pair: every even element index is 8-byte aligned.
 template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
@@ -72,10 +82,34 @@ __global__ void __launch_bounds__(kResThreads, 1)
   const int r0 = half * kBM;  // first gamma row of this half
   const float* gamma_half = args.gamma + (r0 < args.c ? r0 : 0) * static_cast<long long>(args.c);
   const float* x_tile = args.x + img_off + n0;
+  // The bar's shape (C = 256, whole 128-pixel tiles, 16-byte copies): every copy is whole, so a
+  // step's copies are one pointer per operand plus fixed strides, with no bounds or zero fill.
+  const bool fast = args.c == kResRows && args.vec_gamma && args.vec_x && nvalid == kBM;
   auto load = [&](int s) {  // (loaders built per step: fewer registers live across the mma)
     const int kb = s * kBK;
+    float* gdst = ring + (s % kResStages) * kResStageFloats + r0 * kKPitch;
+    if (fast) {
+      // TileLoader's 16-byte layout: gamma rows e / 8 + 32 i of this half, k (e % 8) * 4..+3;
+      // x k rows e / 32 + 8 i, pixels (e % 32) * 4..+3
+      constexpr int kGRows = kThreads / (kBK / 4), kXRows = kThreads / (kBM / 4);
+      const int gr = e / (kBK / 4), gk = (e % (kBK / 4)) * 4;
+      const float* g = gamma_half + gr * kResRows + kb + gk;
+#pragma unroll
+      for (int i = 0; i < TileLoader<true>::kVecCopies; ++i)
+        gemm_io::cp_async_16(gdst + (gr + i * kGRows) * kKPitch + gk, g + i * kGRows * kResRows,
+                             16);
+      if (half == 0) {
+        const int xk = kb + e / (kBM / 4), xn = (e % (kBM / 4)) * 4;
+        const float* x = x_tile + static_cast<long long>(xk) * args.p + xn;
+        const long long step = kXRows * args.p;
+#pragma unroll
+        for (int i = 0; i < TileLoader<false>::kVecCopies; ++i)
+          gemm_io::cp_async_16(xs + (xk + i * kXRows) * kRPitch + xn, x + i * step, 16);
+      }
+      return;
+    }
     const TileLoader<true> lg(gamma_half, args.c, args.vec_gamma, e);
-    lg.load(ring + (s % kResStages) * kResStageFloats + r0 * kKPitch, kb, args.c - r0, args.c - kb);
+    lg.load(gdst, kb, args.c - r0, args.c - kb);
     if (half == 0) {
       const TileLoader<false> lx(x_tile, args.p, args.vec_x, e);
       lx.load(xs + kb * kRPitch, kb, nvalid, args.c - kb);
@@ -89,38 +123,55 @@ __global__ void __launch_bounds__(kResThreads, 1)
   for (int s = 0; s < steps; ++s) {
     cp_async_wait<0>();
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
+    // 3xTF32: the next chunk's copies after the first 8-deep k step, so the tensor pipe has work
+    // while they issue (round 11: f32 0.323 -> 0.301 ms; tf32 unchanged, 0.164, kept as it was)
+    constexpr bool kLate = Split3;
+    if (kLate)
+      mma_ktile<true, false, false, true, Split3, Round, 0, 8>(
+          ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
     cp_async_commit();
-    mma_ktile<true, false, false, true, Split3, Round>(ring + (s % kResStages) * kResStageFloats,
-                                                       xs + s * kBK * kRPitch, wm, wn, lane, acc);
+    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0>(
+        ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   cp_async_wait<0>();
 
   // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
-  // pairs' inputs are loaded first, then finished and stored.
+  // pairs' inputs are loaded first, then finished and stored. Whole tiles of 8-byte aligned pairs
+  // (epi.pair) skip the per-element bounds and store each pair as one 8-byte store.
+  auto epilogue = [&](auto whole_tag) {
+    constexpr bool kWhole = decltype(whole_tag)::value;
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int m = wm * 64 + i * 16 + g + h * 8;
-      if (m >= args.c) continue;
-      const float b = __ldg(args.beta + m);
-      const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-      typename Epi::Pre pre[4] = {};
+      for (int h = 0; h < 2; ++h) {
+        const int m = wm * 64 + i * 16 + g + h * 8;
+        if (m >= args.c) continue;
+        const float b = __ldg(args.beta + m);
+        const long long row = img_off + static_cast<long long>(m) * args.p + n0;
+        typename Epi::Pre pre[4] = {};
+        Two xv[4] = {};
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n < nvalid) pre[j] = epi.load(row + n, n + 1 < nvalid);
+        for (int j = 0; j < 4; ++j) {
+          const int n = wn * 32 + j * 8 + 2 * t;
+          if (!kWhole && n >= nvalid) continue;
+          pre[j] = epi.load(row + n, kWhole || n + 1 < nvalid);
+          const float2 v = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
+          xv[j] = {v.x, v.y};
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int n = wn * 32 + j * 8 + 2 * t;
+          if (!kWhole && n >= nvalid) continue;
+          epi.template apply<kWhole>(row + n, m, kWhole || n + 1 < nvalid, b + acc[i][j][h * 2],
+                                     b + acc[i][j][h * 2 + 1], xv[j], pre[j]);
+        }
       }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = wn * 32 + j * 8 + 2 * t;
-        if (n >= nvalid) continue;
-        const float2 xv = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
-        epi.apply(row + n, m, n + 1 < nvalid, b + acc[i][j][h * 2], b + acc[i][j][h * 2 + 1],
-                  Two{xv.x, xv.y}, pre[j]);
-      }
-    }
+  };
+  if (nvalid == kBM && epi.pair)
+    epilogue(std::true_type{});
+  else
+    epilogue(std::false_type{});
 }
 
 }  // namespace gdn

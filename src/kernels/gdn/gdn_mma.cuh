@@ -200,11 +200,14 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
 // wn * 32.. of the block's tiles, laid out as the loaders above write them. Round = false (1xTF32
 // only): operands truncated to TF32 by the mma instead of rounded (round 9b: 6% faster, tf32
 // forward; docs/notes/gdn.md).
-template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true>
+// KK0, KK1: the 8-deep k steps kk in [KK0, KK1) only (the resident kernel issues its next
+// chunk's copies after the first step).
+template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,
+          int KK1 = kBK>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
 #pragma unroll
-  for (int kk = 0; kk < kBK; kk += 8) {
+  for (int kk = KK0; kk < KK1; kk += 8) {
     unsigned bh[4][2], bl[4][2];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -253,9 +256,21 @@ __device__ __forceinline__ Two ld_pair(const float* __restrict__ p, bool two, bo
   }
   return {__ldg(p), two ? __ldg(p + 1) : 0.f};
 }
+// An 8-byte store of two adjacent elements (p 8-byte aligned) as PTX, for the resident kernel
+// (st_pair<true>): its float2 assignment in st_pair came out as two 4-byte stores there (the
+// compiler merged it with the scalar path; round 11: each store instruction half-wrote 8
+// sectors). The generic GEMM kernels keep the float2 store (st_pair<false>): the asm store there
+// made the backward pass 16-20% slower (round 11). No "memory" clobber: no caller reads back what
+// it stores in the same kernel.
+__device__ __forceinline__ void st_two(float* __restrict__ p, float a, float b) {
+  asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a), "f"(b));
+}
+template <bool Asm = false>
 __device__ __forceinline__ void st_pair(float* __restrict__ p, bool two, bool pair, float a,
                                         float b) {
-  if (two && pair) {
+  if (two && pair && Asm) {
+    st_two(p, a, b);
+  } else if (two && pair) {
     *reinterpret_cast<float2*>(p) = make_float2(a, b);
   } else {
     p[0] = a;
