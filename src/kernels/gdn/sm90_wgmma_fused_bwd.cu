@@ -76,8 +76,9 @@ struct GdnDxHook {
 // by the tensor cores). tf32 mode: x^2 rounded to TF32. f32 mode (kSplit3, 3xTF32): x^2 split
 // into hi / lo in registers, and the kernel forms t_lo = t - trunc(t) in shared memory from each
 // stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t_lo + x2_hi t (round
-// 11). (Round 9's version, t_lo written by the z/t stage as a third Q operand and each stage
-// loaded three times, was 0.145 ms slower in f32 than the mma.sync stage: docs/notes/gdn.md.)
+// 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage). (Round 9's version, t_lo written
+// by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
+// f32 than the mma.sync stage: docs/notes/gdn.md.)
 template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
@@ -170,9 +171,9 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
                 : launch_dgamma(plan, env, GdnDgammaHook<true>{{}, ch, ck});
 }
 
-// Whether the dgamma GEMM runs on wgmma: both modes (H100, round 9: tf32 0.786 vs 0.816 ms for
-// the whole pass; round 11: f32 with t_lo formed in shared memory, see docs/notes/gdn.md), when
-// its unit count fits an int.
+// Whether the dgamma GEMM runs on wgmma: both modes (H100, whole backward pass: round 9, tf32
+// 0.786 vs 0.816 ms on the mma.sync stage; round 11, f32 with t_lo formed in shared memory 0.986
+// vs 1.108 ms; docs/notes/gdn.md), when its unit count fits an int.
 bool dgamma_on_wgmma(const GdnProblem& p) {
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
