@@ -19,7 +19,6 @@
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
 // Figures: docs/notes/gdn.md (rounds 7 and 9).
 #include <cstdint>
-#include <cstdlib>
 
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
@@ -80,25 +79,19 @@ struct GdnDxHook {
 // 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage). (Round 9's version, t_lo written
 // by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
 // f32 than the mma.sync stage: docs/notes/gdn.md.)
-template <bool kSplit3, bool kBf16Lo = false>
+template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
   static constexpr bool kQSplitSmem = kSplit3;
-  static constexpr bool kQLowBf16 = kBf16Lo;
   int chunks;   // units per image
   int chunk_k;  // pixels per chunk
-  // x -> x^2 split into TF32 hi (in a) and lo parts (f32 mode); kBf16Lo: lo = the bf16 pair
-  // (x2 - hi, x2).
+  // x -> x^2 split into TF32 hi (in a) and lo parts (f32 mode).
   __device__ __forceinline__ void operand_split(std::uint32_t (&a)[16], std::uint32_t (&lo)[16],
                                                 int) const {
 #pragma unroll
     for (int i = 0; i < 16; ++i) {
-      const float v = __uint_as_float(a[i]) * __uint_as_float(a[i]);
-      gdn::split<true>(v, a[i], lo[i]);
-      if constexpr (kBf16Lo) {
-        const __nv_bfloat162 b = __floats2bfloat162_rn(v - __uint_as_float(a[i]), v);
-        lo[i] = *reinterpret_cast<const std::uint32_t*>(&b);
-      }
+      const float v = __uint_as_float(a[i]);
+      gdn::split<true>(v * v, a[i], lo[i]);
     }
   }
   // x -> x^2 rounded to TF32 (tf32 mode).
@@ -174,14 +167,8 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
     return GPUOPT_SUCCESS;
   *launched = true;
   const int ch = static_cast<int>(chunks), ck = static_cast<int>(chunk_k);
-  // (temporary switch for the round-11 run: GPUOPT_GDN_DGAMMA_BF16=1, bf16 corrections)
-  static const bool bf16_lo = [] {
-    const char* e = std::getenv("GPUOPT_GDN_DGAMMA_BF16");
-    return e != nullptr && e[0] == '1';
-  }();
-  if (p.tf32) return launch_dgamma(plan, env, GdnDgammaHook<false>{{}, ch, ck});
-  return bf16_lo ? launch_dgamma(plan, env, GdnDgammaHook<true, true>{{}, ch, ck})
-                 : launch_dgamma(plan, env, GdnDgammaHook<true>{{}, ch, ck});
+  return p.tf32 ? launch_dgamma(plan, env, GdnDgammaHook<false>{{}, ch, ck})
+                : launch_dgamma(plan, env, GdnDgammaHook<true>{{}, ch, ck});
 }
 
 // Whether the dgamma GEMM runs on wgmma: both modes (H100, whole backward pass: round 9, tf32

@@ -265,22 +265,6 @@ struct WgmmaTf32Rs {
   }
 };
 
-// D(64x256, f32) (+)= A(64x16) * B(16x256), bf16, A from registers, B K-major from shared
-// memory. a[0..3] hold, for lane l of warp w, the bf16 pairs A(16w + l/4 (+8 for a1, a3), 2(l%4)
-// + {0, 1} (+8 for a2, a3)): the k-pair of each register sits where the tf32 k8 fragment has its
-// one k (WgmmaTf32Rs), and a K-major 128-byte row holds 64 bf16 as it holds 32 floats.
-struct WgmmaBf16Rs {
-  static __device__ __forceinline__ void mma(float (&d)[128], const std::uint32_t* a,
-                                             std::uint64_t db, std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " GPUOPT_WG_REGS128
-        ", {%128, %129, %130, %131}, %132, p, 1, 1, 0;\n}\n"
-        : GPUOPT_WG_D128
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
-  }
-};
-
 // Two consecutive 32-bit words from shared memory (8-byte aligned address).
 __device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std::uint32_t& y) {
   asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");

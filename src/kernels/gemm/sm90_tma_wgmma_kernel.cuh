@@ -179,15 +179,6 @@ struct HookQSplitSmem : std::false_type {};
 template <class H>
 struct HookQSplitSmem<H, std::void_t<decltype(H::kQSplitSmem)>>
     : std::integral_constant<bool, H::kQSplitSmem> {};
-// With `kQLowBf16 = true` as well, the two correction products are one bf16 m64n256k16 per k
-// step instead of two tf32 k8: operand_split leaves in lo the bf16 pairs (P_lo, P) of each
-// register's k, and the consumers write (bf16(Q), bf16(Q_lo)) pairs at Q's offsets, so the k16
-// product is P_lo Q + P Q_lo (each to ~2^-17 of |P Q|).
-template <class H, class = void>
-struct HookQLowBf16 : std::false_type {};
-template <class H>
-struct HookQLowBf16<H, std::void_t<decltype(H::kQLowBf16)>>
-    : std::integral_constant<bool, H::kQLowBf16> {};
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
@@ -226,15 +217,6 @@ __device__ __forceinline__ uint4 tf32_low_parts(uint4 v) {
     return __float_as_uint(__uint_as_float(u) - __uint_as_float(u & 0xffffe000u)) + 0x1000u;
   };
   return make_uint4(low(v.x), low(v.y), low(v.z), low(v.w));
-}
-// The bf16 pairs (v, v - trunc_tf32(v)) of each of the four floats in v (low half: v).
-__device__ __forceinline__ uint4 bf16_low_pairs(uint4 v) {
-  auto pair = [](std::uint32_t u) {
-    const float f = __uint_as_float(u);
-    const __nv_bfloat162 b = __floats2bfloat162_rn(f, f - __uint_as_float(u & 0xffffe000u));
-    return *reinterpret_cast<const std::uint32_t*>(&b);
-  };
-  return make_uint4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
 }
 
 // Register-P path (tf32, P MN-major in shared memory): which P rows a thread holds. Logical
@@ -689,31 +671,18 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
           for (int i = 0; i < kUnits; ++i) {
             const std::uint32_t off = unit + i * (128 * kConsumers * 16);
-            const uint4 v = lds128(sq + off);
-            sts128(sl + off, HookQLowBf16<Hook>::value ? bf16_low_pairs(v) : tf32_low_parts(v));
+            sts128(sl + off, tf32_low_parts(lds128(sq + off)));
           }
           fence_proxy_async_smem();
           named_sync(kQsBar, 128 * kConsumers);
           fence_operands(d);
           wgmma_fence();
-          if constexpr (HookQLowBf16<Hook>::value) {
-            // the tf32 products, then (a fence between wgmma shapes) the bf16 corrections
 #pragma unroll
-            for (int s = 0; s < kMmaPerStage; ++s)
-              WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sq + s * kStepQ, kLboQ, kSbo),
-                               (kb | s) != 0 ? 1u : 0u);
-            wgmma_fence();
-#pragma unroll
-            for (int s = 0; s < kMmaPerStage; ++s)
-              WgmmaBf16Rs::mma(d, &al[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
-          } else {
-#pragma unroll
-            for (int s = 0; s < kMmaPerStage; ++s) {
-              const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
-              WgmmaTf32Rs::mma(d, &al[4 * s], dq, (kb | s) != 0 ? 1u : 0u);
-              WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
-              WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
-            }
+          for (int s = 0; s < kMmaPerStage; ++s) {
+            const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
+            WgmmaTf32Rs::mma(d, &al[4 * s], dq, (kb | s) != 0 ? 1u : 0u);
+            WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
+            WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
           }
           wgmma_commit();
           fence_operands(d);
