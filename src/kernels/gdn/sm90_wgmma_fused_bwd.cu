@@ -9,10 +9,11 @@
 //       the kernel reads into registers (the operand hook rounds them to TF32, or splits them
 //       into 3xTF32 parts); x and dx are read in the epilogue (loads of a group of 4 j steps
 //       before its stores, streaming cache hints);
-//   (3) the dgamma split-K GEMM: tf32 mode here on the same wgmma kernel (x rows K-major as the
-//       register operand, squared there; t rows K-major through TMA; split-K over (image,
-//       2048-pixel chunk) through the hook's TMA coordinates), f32 mode `fused`'s mma.sync
-//       stage; then `fused`'s fixed-order sums of dgamma and dbeta.
+//   (3) the dgamma split-K GEMM here on the same wgmma kernel (x rows K-major as the register
+//       operand, squared there; t rows K-major through TMA; split-K over (image, 2048-pixel
+//       chunk) through the hook's TMA coordinates; f32 mode 3xTF32 with t's low part formed in
+//       shared memory by the kernel), `fused`'s mma.sync stage where a tensor map is refused;
+//       then `fused`'s fixed-order sums of dgamma and dbeta.
 //   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
 //   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
@@ -69,16 +70,31 @@ struct GdnDxHook {
   }
 };
 
-// The dgamma GEMM's hooks (tf32 mode): per split unit b = image * chunks + chunk the partial
-// D(j, i) = sum over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at
-// i * C + j of partial b). P = x rows (K-major, squared and rounded to TF32 in registers), Q = t
-// rows (K-major, truncated to TF32 by the tensor cores). (The 3xTF32 version, t_lo = t -
-// trunc(t) written by the z/t stage as a third Q operand, was 0.145 ms slower in f32 than the
-// mma.sync stage: docs/notes/gdn.md, round 9.)
+// The dgamma GEMM's hooks: per split unit b = image * chunks + chunk the partial D(j, i) = sum
+// over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at i * C + j of
+// partial b). P = x rows (K-major, squared in registers), Q = t rows (K-major, truncated to TF32
+// by the tensor cores). tf32 mode: x^2 rounded to TF32. f32 mode (kSplit3, 3xTF32): x^2 split
+// into hi / lo in registers, and the kernel forms t_lo = t - trunc(t) in shared memory from each
+// stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t_lo + x2_hi t (round
+// 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage). (Round 9's version, t_lo written
+// by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
+// f32 than the mma.sync stage: docs/notes/gdn.md.)
+template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
+  static constexpr bool kQSplitSmem = kSplit3;
   int chunks;   // units per image
   int chunk_k;  // pixels per chunk
+  // x -> x^2 split into TF32 hi (in a) and lo parts (f32 mode).
+  __device__ __forceinline__ void operand_split(std::uint32_t (&a)[16], std::uint32_t (&lo)[16],
+                                                int) const {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const float v = __uint_as_float(a[i]);
+      gdn::split<true>(v * v, a[i], lo[i]);
+    }
+  }
+  // x -> x^2 rounded to TF32 (tf32 mode).
   __device__ __forceinline__ void operand(std::uint32_t (&a)[16], int) const {
 #pragma unroll
     for (int i = 0; i < 16; ++i) {
@@ -104,7 +120,16 @@ using gdn_sm90::kKBlock;
 using gdn_sm90_bwd::GdnDgammaHook;
 using gdn_sm90_bwd::GdnDxHook;
 
-// The dgamma split-K GEMM on wgmma (tf32 mode): partials [image * chunks + chunk][i][j] (as
+// Launches the planned dgamma GEMM with hook (a cluster of 2 when planned so).
+template <class Hook>
+gpuopt_status_t launch_dgamma(const sm90::Plan& plan, const ExecEnv& env, const Hook& hook) {
+  return plan.cluster > 1
+             ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(plan, env, hook)
+             : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(plan, env,
+                                                                                    hook);
+}
+
+// The dgamma split-K GEMM on wgmma (both modes): partials [image * chunks + chunk][i][j] (as
 // `fused`'s). *launched: false when the driver refused a tensor map (nothing launched).
 gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv& env,
                              bool* launched) {
@@ -141,20 +166,18 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
                             sm90::kBlockN / cluster))
     return GPUOPT_SUCCESS;
   *launched = true;
-  const GdnDgammaHook hook{{}, static_cast<int>(chunks), static_cast<int>(chunk_k)};
-  return cluster > 1
-             ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(plan, env, hook)
-             : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(plan, env,
-                                                                                    hook);
+  const int ch = static_cast<int>(chunks), ck = static_cast<int>(chunk_k);
+  return p.tf32 ? launch_dgamma(plan, env, GdnDgammaHook<false>{{}, ch, ck})
+                : launch_dgamma(plan, env, GdnDgammaHook<true>{{}, ch, ck});
 }
 
-// Whether the dgamma GEMM runs on wgmma: tf32 mode only (H100, round 9: tf32 0.786 vs 0.816 ms
-// for the whole pass; f32 with 3xTF32 1.245 vs 1.100 on the mma.sync stage), when its unit count
-// fits an int.
+// Whether the dgamma GEMM runs on wgmma: both modes (H100, whole backward pass: round 9, tf32
+// 0.786 vs 0.816 ms on the mma.sync stage; round 11, f32 with t_lo formed in shared memory 0.986
+// vs 1.108 ms; docs/notes/gdn.md), when its unit count fits an int.
 bool dgamma_on_wgmma(const GdnProblem& p) {
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
-  return p.tf32 && tiles * tiles * 2 * chunks < 2147483647 / p.n;
+  return tiles * tiles * 2 * chunks < 2147483647 / p.n;
 }
 
 }  // namespace

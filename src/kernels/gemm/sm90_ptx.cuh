@@ -277,6 +277,27 @@ __device__ __forceinline__ std::uint32_t lds32(std::uint32_t addr) {
   return x;
 }
 
+// Four consecutive 32-bit words from / to shared memory (16-byte aligned address).
+__device__ __forceinline__ uint4 lds128(std::uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ void sts128(std::uint32_t addr, uint4 v) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),
+               "r"(v.w)
+               : "memory");
+}
+
+// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (wgmma
+// operands read from shared memory), before the barrier that publishes them.
+__device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 // Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).
 template <int kN>
 __device__ __forceinline__ void fence_regs(std::uint32_t (&a)[kN]) {

@@ -56,6 +56,11 @@ static_assert(kPpStages * Cfg<true>::kStage + 1024 <= kSmemBytes, "ping-pong sha
 constexpr int kResXBlocks = 8;
 constexpr int kResStages = 3;
 constexpr int kResSmemBytes = kResXBlocks * kTilePBytes + kResStages * kTileQBytes + 1024;
+// Q split in shared memory (register-P fused users whose hook sets kQSplitSmem; 3xTF32 of the
+// GDN dgamma GEMM): kQsStages stages of (P, Q), then two Q-sized buffers of Q's low TF32 parts,
+// formed by the consumers from each stage's Q for alternating k blocks. 144 + 64 KiB.
+constexpr int kQsStages = 3;
+constexpr int kQsSmemBytes = kQsStages * kStageBytes + 2 * kTileQBytes + 1024;
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file");

@@ -11,6 +11,9 @@
 // 128 x 128 tile with two m64n128, alternating tiles (ping-pong, kPP). Shared memory: stages of
 // (P tile, Q tile), each row of a tile 128 bytes of K, 128-byte swizzled by TMA. tf32 NN / TT:
 // the MN-major operand becomes P and is read into registers (kPRegs; NN also swaps P and Q).
+// Fused users' hooks (register-P path): resident P, split-K coordinates, and 3xTF32 with Q's low
+// part formed in shared memory (kQSplitSmem: the GDN dgamma GEMM in f32 mode, 0.158 ms on the
+// H100 against 0.285 for its mma.sync version, docs/notes/gdn.md round 11).
 #pragma once
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -162,6 +165,21 @@ template <class H>
 struct HookSplitK<H, std::void_t<decltype(H::kSplitK)>> : std::integral_constant<bool, H::kSplitK> {
 };
 
+// 3xTF32 with Q split in shared memory (optional; the GDN dgamma GEMM in f32 mode): a hook with
+// `static constexpr bool kQSplitSmem = true` gets each k block's P registers as
+// operand_split(hi, lo, kb) (P's raw values in hi; it leaves P's hi and lo TF32 parts), and the
+// consumers form Q's low part t_lo = t - trunc_tf32(t) (rounded: the tensor cores truncate) from
+// each stage's Q tile into one of two shared buffers of the same swizzled layout (kQsStages
+// stages, kQsSmemBytes), so per 8-deep k step three wgmma accumulate P_lo Q + P_hi Q_lo + P_hi Q
+// (Q's hi part: the tensor cores' truncation of Q itself). One stage load per k block (kPRepeat
+// 1): no low part of Q in global memory. H100, GDN dgamma (51.5 GFLOP): 0.158 ms, 71% of the
+// SM's compute throughput (docs/notes/gdn.md, round 11).
+template <class H, class = void>
+struct HookQSplitSmem : std::false_type {};
+template <class H>
+struct HookQSplitSmem<H, std::void_t<decltype(H::kQSplitSmem)>>
+    : std::integral_constant<bool, H::kQSplitSmem> {};
+
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 // Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
@@ -190,6 +208,15 @@ __device__ __forceinline__ void epilogue(const float (&d)[4 * kJ], const Params&
                                pair, p.alpha, p.beta);
     }
   }
+}
+
+// Low TF32 part of each of the four floats in v, for tensor cores that truncate: v - trunc(v),
+// plus half a TF32 ulp in the bits (round to nearest on the tensor cores' truncation).
+__device__ __forceinline__ uint4 tf32_low_parts(uint4 v) {
+  auto low = [](std::uint32_t u) {
+    return __float_as_uint(__uint_as_float(u) - __uint_as_float(u & 0xffffe000u)) + 0x1000u;
+  };
+  return make_uint4(low(v.x), low(v.y), low(v.z), low(v.w));
 }
 
 // Register-P path (tf32, P MN-major in shared memory): which P rows a thread holds. Logical
@@ -355,7 +382,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   // Q-only stages (sm90_tma_wgmma.hpp).
   constexpr bool kRes = Hook::kPResident;
   static_assert(!kRes || (kPRegs && kSwap && !kPP), "resident P: register-P, swapped roles");
-  constexpr int kNumStages = kRes ? kResStages : Cf::kNumStages;
+  // Q split in shared memory: kQsStages stages, then the two buffers of Q's low parts.
+  constexpr bool kQs = HookQSplitSmem<Hook>::value;
+  static_assert(!kQs || (kPRegs && !kRes && Hook::kPRepeat == 1), "Q split: register P, no repeat");
+  constexpr int kNumStages = kRes ? kResStages : kQs ? kQsStages : Cf::kNumStages;
   constexpr int kRingBase = kRes ? kResXBlocks * kTilePBytes : 0;  // offset of the stage ring
   constexpr int kNumBars = 2 * kNumStages + (kRes ? 2 * kResXBlocks : 0);
 
@@ -564,14 +594,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       std::uint32_t a0[16], a1[16];
       int prev = 0;
       std::uint32_t xphase = 0;  // resident P: parity of this tile's P k blocks
-      auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
-        mbar_wait(full0 + 8 * stage, phase);
-        if constexpr (kRes) {
-          if (kb % Hook::kPRepeat == 0) mbar_wait(xfull0 + 8 * (kb / Hook::kPRepeat), xphase);
-        }
-        const std::uint32_t sp =
-            kRes ? tiles + (kb / Hook::kPRepeat) * kTilePBytes : tiles + stage * Cf::kStage;
-        const std::uint32_t sq = kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
+      // The 16 P registers of a k block from the stage's P tile at sp.
+      auto load_p = [&](std::uint32_t(&a)[16], std::uint32_t sp) {
         if constexpr (kPK) {
           // K-major P (128-byte rows of 32 k, 16-byte unit u of row r at u ^ (r % 8)): rows
           // r0 = prow, prow + 1 of this consumer, k = 8 s + q and + 4 (4-byte loads).
@@ -592,6 +616,16 @@ __global__ void __launch_bounds__(kThreads, 1)
             lds64(sp + off1 + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
           }
         }
+      };
+      [[maybe_unused]] auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
+        mbar_wait(full0 + 8 * stage, phase);
+        if constexpr (kRes) {
+          if (kb % Hook::kPRepeat == 0) mbar_wait(xfull0 + 8 * (kb / Hook::kPRepeat), xphase);
+        }
+        const std::uint32_t sp =
+            kRes ? tiles + (kb / Hook::kPRepeat) * kTilePBytes : tiles + stage * Cf::kStage;
+        const std::uint32_t sq = kRes ? tiles + kRingBase + stage * kTileQBytes : sp + kTilePBytes;
+        load_p(a, sp);
         hook.operand(a, kb);
         fence_operands(d);
         wgmma_fence();
@@ -613,16 +647,78 @@ __global__ void __launch_bounds__(kThreads, 1)
           phase ^= 1u;
         }
       };
+      // Q split in shared memory (kQs): P's lo parts beside a0 / a1, and per k block kb: the
+      // consumers' wgmma reading Q-low buffer kb % 2 (k block kb - 2) have all completed
+      // (barrier 1: each consumer passed its wait_group 1 of k block kb - 1, or its tile's
+      // wait_group 0), the consumers form the stage's Q low parts in it (8 of the tile's 2048
+      // 16-byte units per thread, same offsets, so Q's descriptors serve it at another base),
+      // fence them to the async proxy and meet again (barrier 2) before the wgmma read them.
+      [[maybe_unused]] std::uint32_t l0[16], l1[16];
+      [[maybe_unused]] auto step3 = [&](std::uint32_t(&a)[16], std::uint32_t(&al)[16],
+                                        std::uint32_t(&other)[16], std::uint32_t(&other_l)[16],
+                                        int kb) {
+        if constexpr (kQs) {
+          constexpr std::uint32_t kQsBar = 3;  // named barrier id (1, 2: ping-pong's)
+          constexpr int kUnits = kTileQBytes / 16 / (128 * kConsumers);
+          mbar_wait(full0 + 8 * stage, phase);
+          const std::uint32_t sp = tiles + stage * Cf::kStage;
+          const std::uint32_t sq = sp + kTilePBytes;
+          const std::uint32_t sl = tiles + kNumStages * Cf::kStage + (kb & 1) * kTileQBytes;
+          load_p(a, sp);
+          hook.operand_split(a, al, kb);
+          named_sync(kQsBar, 128 * kConsumers);
+          const std::uint32_t unit = (threadIdx.x - 128) * 16;
+#pragma unroll
+          for (int i = 0; i < kUnits; ++i) {
+            const std::uint32_t off = unit + i * (128 * kConsumers * 16);
+            sts128(sl + off, tf32_low_parts(lds128(sq + off)));
+          }
+          fence_proxy_async_smem();
+          named_sync(kQsBar, 128 * kConsumers);
+          fence_operands(d);
+          wgmma_fence();
+#pragma unroll
+          for (int s = 0; s < kMmaPerStage; ++s) {
+            const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
+            WgmmaTf32Rs::mma(d, &al[4 * s], dq, (kb | s) != 0 ? 1u : 0u);
+            WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
+            WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
+          }
+          wgmma_commit();
+          fence_operands(d);
+          if (kb > 0) {
+            wgmma_wait<1>();
+            fence_operands(d);
+            fence_regs(other);
+            fence_regs(other_l);
+            release(prev);
+          }
+          prev = stage;
+          if (++stage == kNumStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+        }
+      };
       for (int u = cluster_id; u < p.total_units; u += num_clusters) {
         const TileCoord tc = decode_unit<kCluster>(u, p, rank);
         for (int kb = 0; kb < p.k_blocks; kb += 2) {
-          step(a0, a1, kb);
-          if (kb + 1 < p.k_blocks) step(a1, a0, kb + 1);
+          if constexpr (kQs) {
+            step3(a0, l0, a1, l1, kb);
+            if (kb + 1 < p.k_blocks) step3(a1, l1, a0, l0, kb + 1);
+          } else {
+            step(a0, a1, kb);
+            if (kb + 1 < p.k_blocks) step(a1, a0, kb + 1);
+          }
         }
         wgmma_wait<0>();
         fence_operands(d);
         fence_regs(a0);
         fence_regs(a1);
+        if constexpr (kQs) {
+          fence_regs(l0);
+          fence_regs(l1);
+        }
         release(prev);
         const int x_blocks = (p.k_blocks + Hook::kPRepeat - 1) / Hook::kPRepeat;
         if (p.beta == 0.f)

@@ -40,7 +40,9 @@ template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, 
 gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook& hook = Hook{}) {
   auto* kernel =
       gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
-  constexpr int kSmem = Hook::kPResident ? kResSmemBytes : kSmemBytes;
+  constexpr int kSmem = Hook::kPResident              ? kResSmemBytes
+                        : HookQSplitSmem<Hook>::value ? kQsSmemBytes
+                                                      : kSmemBytes;
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
                   env.fn, "gemm sm90_tma_wgmma: raising the shared-memory limit");
