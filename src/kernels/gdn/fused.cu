@@ -65,7 +65,9 @@ struct ForwardEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
-// t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials
+// t = dy * x * ds/dz, dx = dy * s; row sums of t per block -> dbeta partials. The form is a
+// template parameter (as ResForwardEpi's: one form's code per element, no branch).
+template <bool Inverse>
 struct GradEpi {
   static constexpr bool kRowSum = true;
   struct Pre {
@@ -80,7 +82,7 @@ struct GradEpi {
   float* __restrict__ bpart;  // [image * ntiles + ntile][C]
   long long img, p;
   int c, ntiles;
-  bool inverse, pair;
+  bool pair;
   __device__ Pre load(int z, int m, int n, bool two) const {
     const long long i = z * img + m * p + n;
     return {ld_pair(x + i, two, pair), ld_pair(dy + i, two, pair), __ldg(beta + m)};
@@ -88,9 +90,9 @@ struct GradEpi {
   __device__ float apply(int z, int m, int n, bool two, float a0, float a1, const Pre& pr) const {
     const long long i = z * img + m * p + n;
     const float z0 = pr.b + a0, z1 = pr.b + a1;
-    const float s0 = gdn_scale(z0, inverse), s1 = gdn_scale(z1, inverse);
-    const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, inverse);
-    const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, inverse) : 0.f;
+    const float s0 = gdn_scale(z0, Inverse), s1 = gdn_scale(z1, Inverse);
+    const float t0 = pr.dy.a * pr.x.a * gdn_dscale(z0, s0, Inverse);
+    const float t1 = two ? pr.dy.b * pr.x.b * gdn_dscale(z1, s1, Inverse) : 0.f;
     st_pair(t + i, two, pair, t0, t1);
     st_pair(dx + i, two, pair, pr.dy.a * s0, pr.dy.b * s1);
     return t0 + t1;
@@ -390,20 +392,22 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
 gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
-  GradEpi ge{p.x,
-             p.beta,
-             p.dy,
-             t,
-             p.dx,
-             gdn_ws_floats(p, l.bpart),
-             p.c * p.p,
-             p.p,
-             static_cast<int>(p.c),
-             static_cast<int>(ceil_div(p.p, gdn::kBM)),
-             p.inverse,
-             pairs(p, t)};
-  return launch_mma<true, false, false, true>(p, mix_args(p), p.n, ge, env,
-                                              "gdn fused backward z/t kernel");
+  const auto launch = [&](auto epi) {
+    epi.x = p.x;
+    epi.beta = p.beta;
+    epi.dy = p.dy;
+    epi.t = t;
+    epi.dx = p.dx;
+    epi.bpart = gdn_ws_floats(p, l.bpart);
+    epi.img = p.c * p.p;
+    epi.p = p.p;
+    epi.c = static_cast<int>(p.c);
+    epi.ntiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
+    epi.pair = pairs(p, t);
+    return launch_mma<true, false, false, true>(p, mix_args(p), p.n, epi, env,
+                                                "gdn fused backward z/t kernel");
+  };
+  return p.inverse ? launch(GradEpi<true>{}) : launch(GradEpi<false>{});
 }
 
 // The dgamma GEMM alone (split-K partials), then (3): the fixed-order sums of the dgamma and

@@ -20,6 +20,7 @@
 //   chunks = 1 for the per-image GEMMs.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/gemm/gemm_tile_io.cuh"
 
@@ -95,6 +96,16 @@ struct TileLoader {
       // k-contiguous: rows vr0 + 32i, k vk0..vk0+3; r-contiguous: k rows vk0 + 8i, r vr0..+3
       constexpr int kRStep = KContig ? kThreads / (kBK / 4) : 0;
       constexpr int kKStep = KContig ? 0 : kThreads / (kBM / 4);
+      if (rvalid >= kBM && kvalid == kBK) {  // whole tile: one pointer, fixed strides, no bounds
+        const float* src = tile + (KContig ? vr0 * ld + vk0 : vk0 * ld + vr0);
+        const long long step = KContig ? kRStep * ld : kKStep * ld;
+        float* d = s + (KContig ? vr0 * kKPitch + vk0 : vk0 * kRPitch + vr0);
+#pragma unroll
+        for (int i = 0; i < kVecCopies; ++i)
+          gemm_io::cp_async_16(d + i * (KContig ? kRStep * kKPitch : kKStep * kRPitch),
+                               src + i * step, 16);
+        return;
+      }
 #pragma unroll
       for (int i = 0; i < kVecCopies; ++i) {
         const int r = vr0 + i * kRStep, k = vk0 + i * kKStep;
@@ -330,27 +341,35 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
   // functor handles the two adjacent columns of a row together (8-byte accesses where it can).
   // For each row of the fragment, the 4 pairs' inputs are loaded first (epi.load), then combined
   // and stored (epi.apply): loads in flight per thread instead of one load-use-store chain.
+  // Whole tiles (every row and column of the tile exists) skip the per-element bounds.
   float rows[4][2] = {};
+  auto epilogue = [&](auto whole_tag) {
+    constexpr bool kWhole = decltype(whole_tag)::value;
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int m = m0 + wm * 64 + i * 16 + g + h * 8;
-      if (m >= args.m) continue;
-      typename Epi::Pre pre[4] = {};
+      for (int h = 0; h < 2; ++h) {
+        const int m = m0 + wm * 64 + i * 16 + g + h * 8;
+        if (!kWhole && m >= args.m) continue;
+        typename Epi::Pre pre[4] = {};
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = n0 + wn * 32 + j * 8 + 2 * t;
-        if (n < args.n) pre[j] = epi.load(z, m, n, n + 1 < args.n);
+        for (int j = 0; j < 4; ++j) {
+          const int n = n0 + wn * 32 + j * 8 + 2 * t;
+          if (kWhole || n < args.n) pre[j] = epi.load(z, m, n, kWhole || n + 1 < args.n);
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int n = n0 + wn * 32 + j * 8 + 2 * t;
+          if (kWhole || n < args.n)
+            rows[i][h] += epi.apply(z, m, n, kWhole || n + 1 < args.n, acc[i][j][h * 2],
+                                    acc[i][j][h * 2 + 1], pre[j]);
+        }
       }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int n = n0 + wn * 32 + j * 8 + 2 * t;
-        if (n < args.n)
-          rows[i][h] +=
-              epi.apply(z, m, n, n + 1 < args.n, acc[i][j][h * 2], acc[i][j][h * 2 + 1], pre[j]);
-      }
-    }
+  };
+  if (mvalid >= kBM && nvalid >= kBM)
+    epilogue(std::true_type{});
+  else
+    epilogue(std::false_type{});
   if (Epi::kRowSum) {    // per-block row sums over the tile's columns, in a fixed order
     __syncthreads();     // every warp is done with the pipeline's smem
     float* part = smem;  // [4][kBM]
