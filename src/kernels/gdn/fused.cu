@@ -14,6 +14,9 @@
 //              u = gamma^T t with epilogue dx += 2 x u, so t and x come from DRAM once;
 //              (3) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
 //              H200 (run 3, 0fd945d): 1.303 ms f32 (1.22x composed), 0.804 ms tf32 (0.93x).
+//              H100 (round 12, partial sums batched, whole-tile GEMM paths): 1.085 ms f32
+//              (1.59x), 0.648-0.657 ms tf32 (1.42-1.45x). Stage (1) also serves
+//              sm90_wgmma_fused's backward pass (gdn_backward_stages.hpp).
 // f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32. Epilogues load
 // a fragment row's inputs before storing and move two adjacent pixels as one float2 (first H200
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
