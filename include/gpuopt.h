@@ -762,7 +762,8 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * around a cuBLAS GEMM, the usual way), `fused` (gpuopt's own GEMM with the squaring folded into
  * the operand load and the rsqrt and multiply into the epilogue), and on sm_90 `sm90_wgmma_fused`
  * (the same fused forward pass on wgmma tensor cores; H * W a multiple of 4; backward: the dx
- * GEMM, and in TF32 mode the dgamma GEMM, on wgmma around `fused`'s other stages).
+ * and dgamma GEMMs on wgmma after `fused`'s z/t stage; in f32 mode the dgamma GEMM's 3xTF32
+ * low part of t is formed in shared memory).
  *
  * Arithmetic of the channel mix: ::GPUOPT_COMPUTE_TF32 rounds the GEMM operands to TF32 (about
  * 1e-3 relative error). ::GPUOPT_COMPUTE_DEFAULT and ::GPUOPT_COMPUTE_F32 give f32 accuracy:
