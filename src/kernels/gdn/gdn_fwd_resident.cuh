@@ -82,32 +82,10 @@ __global__ void __launch_bounds__(kResThreads, 1)
   const int r0 = half * kBM;  // first gamma row of this half
   const float* gamma_half = args.gamma + (r0 < args.c ? r0 : 0) * static_cast<long long>(args.c);
   const float* x_tile = args.x + img_off + n0;
-  // The bar's shape (C = 256, whole 128-pixel tiles, 16-byte copies): every copy is whole, so a
-  // step's copies are one pointer per operand plus fixed strides, with no bounds or zero fill.
-  const bool fast = args.c == kResRows && args.vec_gamma && args.vec_x && nvalid == kBM;
+  // Whole tiles (the bar's shape) take TileLoader's fixed-stride copies without bounds.
   auto load = [&](int s) {  // (loaders built per step: fewer registers live across the mma)
     const int kb = s * kBK;
     float* gdst = ring + (s % kResStages) * kResStageFloats + r0 * kKPitch;
-    if (fast) {
-      // TileLoader's 16-byte layout: gamma rows e / 8 + 32 i of this half, k (e % 8) * 4..+3;
-      // x k rows e / 32 + 8 i, pixels (e % 32) * 4..+3
-      constexpr int kGRows = kThreads / (kBK / 4), kXRows = kThreads / (kBM / 4);
-      const int gr = e / (kBK / 4), gk = (e % (kBK / 4)) * 4;
-      const float* g = gamma_half + gr * kResRows + kb + gk;
-#pragma unroll
-      for (int i = 0; i < TileLoader<true>::kVecCopies; ++i)
-        gemm_io::cp_async_16(gdst + (gr + i * kGRows) * kKPitch + gk, g + i * kGRows * kResRows,
-                             16);
-      if (half == 0) {
-        const int xk = kb + e / (kBM / 4), xn = (e % (kBM / 4)) * 4;
-        const float* x = x_tile + static_cast<long long>(xk) * args.p + xn;
-        const long long step = kXRows * args.p;
-#pragma unroll
-        for (int i = 0; i < TileLoader<false>::kVecCopies; ++i)
-          gemm_io::cp_async_16(xs + (xk + i * kXRows) * kRPitch + xn, x + i * step, 16);
-      }
-      return;
-    }
     const TileLoader<true> lg(gamma_half, args.c, args.vec_gamma, e);
     lg.load(gdst, kb, args.c - r0, args.c - kb);
     if (half == 0) {

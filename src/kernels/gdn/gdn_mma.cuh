@@ -100,7 +100,7 @@ struct TileLoader {
       // k-contiguous: rows vr0 + 32i, k vk0..vk0+3; r-contiguous: k rows vk0 + 8i, r vr0..+3
       constexpr int kRStep = KContig ? kThreads / (kBK / 4) : 0;
       constexpr int kKStep = KContig ? 0 : kThreads / (kBM / 4);
-      if (rvalid >= kBM && kvalid == kBK) {  // whole tile: one pointer, fixed strides, no bounds
+      if (rvalid >= kBM && kvalid >= kBK) {  // whole tile: one pointer, fixed strides, no bounds
         const float* src = tile + (KContig ? vr0 * ld + vk0 : vk0 * ld + vr0);
         const long long step = KContig ? kRStep * ld : kKStep * ld;
         float* d = s + (KContig ? vr0 * kKPitch + vk0 : vk0 * kRPitch + vr0);

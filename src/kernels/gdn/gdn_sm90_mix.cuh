@@ -48,13 +48,15 @@ inline gpuopt_status_t plan_mix(const GdnProblem& p, const float* a, const float
   return GPUOPT_SUCCESS;
 }
 
-// Launches the planned mix with epilogue/operand hook `hook` (f32 in and out, register P).
-template <class Hook>
+// Launches a planned GEMM of these passes with epilogue/operand hook `hook` (f32 in and out,
+// register P, swapped roles, K-major Q; P K-major when kPK: the backward dgamma GEMM), on a
+// cluster when planned so.
+template <bool kPK = false, class Hook>
 gpuopt_status_t launch_mix(const sm90::Plan& plan, const ExecEnv& env, const Hook& hook) {
-  return plan.cluster > 1 ? sm90::launch_cluster<float, float, false, true, sm90::kMaxCluster, true,
-                                                 true, false>(plan, env, hook)
-                          : sm90::launch_cluster<float, float, false, true, 1, true, true, false>(
-                                plan, env, hook);
+  return plan.cluster > 1
+             ? sm90::launch_cluster<float, float, kPK, true, sm90::kMaxCluster, true, true, false>(
+                   plan, env, hook)
+             : sm90::launch_cluster<float, float, kPK, true, 1, true, true, false>(plan, env, hook);
 }
 
 }  // namespace gdn_sm90

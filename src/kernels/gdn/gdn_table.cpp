@@ -83,8 +83,8 @@ const Variant<GdnProblem> kTable[] = {
       "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
       "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
       "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32; backward: the dx "
-      "GEMM gamma^T t on it (dx += 2 x u epilogue), in tf32 the dgamma GEMM too; the z/t GEMM "
-      "(and the f32 dgamma GEMM) from fused",
+      "GEMM gamma^T t (dx += 2 x u epilogue) and the split-K dgamma GEMM on it (f32: t's low TF32 "
+      "part formed in shared memory), the z/t GEMM from fused",
       0, 90, false, kF32},
      gdn_can_sm90_wgmma_fused,
      sm90_wgmma_fused_pref,

@@ -17,7 +17,7 @@
 //   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
 //   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
-// Figures: docs/notes/gdn.md (rounds 7 and 9).
+// Figures: docs/notes/gdn.md (rounds 7, 9, 11 and 12).
 #include <cstdint>
 
 #include "common/launch.hpp"
@@ -120,15 +120,6 @@ using gdn_sm90::kKBlock;
 using gdn_sm90_bwd::GdnDgammaHook;
 using gdn_sm90_bwd::GdnDxHook;
 
-// Launches the planned dgamma GEMM with hook (a cluster of 2 when planned so).
-template <class Hook>
-gpuopt_status_t launch_dgamma(const sm90::Plan& plan, const ExecEnv& env, const Hook& hook) {
-  return plan.cluster > 1
-             ? sm90::launch_cluster<float, float, true, true, 2, true, true, false>(plan, env, hook)
-             : sm90::launch_cluster<float, float, true, true, 1, true, true, false>(plan, env,
-                                                                                    hook);
-}
-
 // The dgamma split-K GEMM on wgmma (both modes): partials [image * chunks + chunk][i][j] (as
 // `fused`'s). *launched: false when the driver refused a tensor map (nothing launched).
 gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv& env,
@@ -136,6 +127,7 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t chunk_k = p.p < kGdnDgammaChunk ? p.p : kGdnDgammaChunk;
   // a cluster of 2 CTAs (the two 128-row halves of j) shares each t tile by multicast
+  static_assert(sm90::kMaxCluster == 2, "the dgamma GEMM's cluster is the kernel's largest");
   const int cluster = p.c > sm90::kBlockM ? 2 : 1;
   sm90::Plan plan;
   sm90::Params& g = plan.params;
@@ -167,8 +159,8 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
     return GPUOPT_SUCCESS;
   *launched = true;
   const int ch = static_cast<int>(chunks), ck = static_cast<int>(chunk_k);
-  return p.tf32 ? launch_dgamma(plan, env, GdnDgammaHook<false>{{}, ch, ck})
-                : launch_dgamma(plan, env, GdnDgammaHook<true>{{}, ch, ck});
+  return p.tf32 ? gdn_sm90::launch_mix<true>(plan, env, GdnDgammaHook<false>{{}, ch, ck})
+                : gdn_sm90::launch_mix<true>(plan, env, GdnDgammaHook<true>{{}, ch, ck});
 }
 
 // Whether the dgamma GEMM runs on wgmma: both modes (H100, whole backward pass: round 9, tf32
