@@ -83,7 +83,12 @@ gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env);
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env);
 
-// The table, in ladder order (composed, fused, sm90_wgmma_fused).
+// sm90_onepass_fused (sm_90a, tf32 backward pass, C <= 256): z, t, u and dx in one kernel per
+// pixel tile, then sm90_wgmma_fused's dgamma stage (sm90_onepass_fused.cu).
+const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& dev);
+gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv& env);
+
+// The table, in ladder order (composed, fused, sm90_wgmma_fused, sm90_onepass_fused).
 const Variant<GdnProblem>* gdn_variants(int* count);
 
 }  // namespace gpuopt

@@ -25,6 +25,11 @@ gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env)
 std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
                              gpuopt_status_t* st);
 
+// The dgamma split-K GEMM on wgmma (from t in the workspace; `fused`'s mma.sync stage where the
+// driver refuses a tensor map), then the fixed-order sums of dgamma and dbeta: stage (3) of
+// sm90_wgmma_fused's backward pass and the end of sm90_onepass_fused's.
+gpuopt_status_t gdn_sm90_backward_dgamma(const GdnProblem& p, const ExecEnv& env);
+
 // What the backward pass of sm90_wgmma_fused needs beyond its forward pass's checks (the
 // mma.sync stages' grids), nullptr when it can run.
 const char* gdn_can_sm90_wgmma_fused_backward(const GdnProblem& p);

@@ -42,6 +42,9 @@ int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.tf32 ? 15 : 30;
 }
 
+// The tf32 backward pass on sm_90: above sm90_wgmma_fused (round 13, docs/notes/gdn.md).
+int sm90_onepass_fused_pref(const GdnProblem&, const DeviceDesc&) { return 50; }
+
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
                                    const ExecEnv& env) {
@@ -89,6 +92,15 @@ const Variant<GdnProblem> kTable[] = {
      gdn_can_sm90_wgmma_fused,
      sm90_wgmma_fused_pref,
      launch_nonempty<gdn_launch_sm90_wgmma_fused>},
+    {{"sm90_onepass_fused",
+      "the tf32 backward pass in one persistent TMA + wgmma kernel per 64-pixel tile: z = gamma "
+      "x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in registers, t to shared "
+      "memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; gamma multicast across a "
+      "cluster, the next tile's x one slot ahead; t written once, then sm90_wgmma_fused's dgamma",
+      0, 90, false, kF32},
+     gdn_can_sm90_onepass_fused,
+     sm90_onepass_fused_pref,
+     launch_nonempty<gdn_launch_sm90_onepass_fused>},
 };
 
 }  // namespace

@@ -111,11 +111,6 @@ __global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int pa
   out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
 }
 
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-
-// Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
-bool gamma_direct(const GdnProblem& p) { return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma); }
-
 template <bool kSplit3, bool kResident>
 gpuopt_status_t launch_forward(const sm90::Plan& plan, const GdnProblem& p, const ExecEnv& env) {
   return gdn_sm90::launch_mix(
@@ -131,7 +126,7 @@ const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev)
   if (dev.smem_optin < static_cast<std::size_t>(sm90::kSmemBytes))
     return "needs 193 KiB of shared memory per block";
   if (p.p % 4 != 0) return "TMA needs H * W to be a multiple of 4 (16-byte pixel rows)";
-  if (!aligned16(p.x)) return "TMA needs x aligned to 16 bytes";
+  if (!gdn_sm90::aligned16(p.x)) return "TMA needs x aligned to 16 bytes";
   if (p.p > 2147483647 || p.c > 2147483647 / 3 || p.n > 2147483647)
     return "extents must fit the kernel's int32 scheduler";
   return nullptr;
@@ -156,7 +151,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
   if (p.pass == GPUOPT_GDN_BACKWARD) return gdn_launch_sm90_wgmma_fused_backward(p, env);
   const float* q = p.gamma;
   std::int64_t pitch = p.c;  // Q's k extent and row pitch
-  if (!gamma_direct(p)) {
+  if (!gdn_sm90::gamma_direct(p)) {
     const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_FORWARD, p.n, p.c, p.p);
     float* split = gdn_ws_floats(p, l.gsplit);
     gpuopt_status_t st = GPUOPT_SUCCESS;

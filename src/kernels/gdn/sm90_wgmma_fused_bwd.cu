@@ -201,8 +201,13 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   GPUOPT_TRY(p.tf32 ? gdn_sm90::launch_mix(plan, env, GdnDxHook<false>{p.x, p.dx})
                     : gdn_sm90::launch_mix(plan, env, GdnDxHook<true>{p.x, p.dx}));
   // (3) dgamma partials, then dgamma and dbeta
+  return gdn_sm90_backward_dgamma(p, env);
+}
+
+gpuopt_status_t gdn_sm90_backward_dgamma(const GdnProblem& p, const ExecEnv& env) {
+  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   bool launched = false;
-  if (dgamma_on_wgmma(p)) GPUOPT_TRY(dgamma_wgmma(p, t, env, &launched));
+  if (dgamma_on_wgmma(p)) GPUOPT_TRY(dgamma_wgmma(p, gdn_ws_floats(p, l.t), env, &launched));
   return launched ? gdn_fused_backward_sums(p, env) : gdn_fused_backward_dgamma(p, env);
 }
 

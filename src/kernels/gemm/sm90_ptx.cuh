@@ -118,6 +118,15 @@ __device__ __forceinline__ void tma_load_3d_multicast(std::uint32_t dst, const C
       : "memory");
 }
 
+// Prefetch of the 3D box at {c0, c1, c2} into L2 (no shared memory, no barrier).
+__device__ __forceinline__ void tma_prefetch_l2_3d(const CUtensorMap* map, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
 // ---- registers ------------------------------------------------------------------------------
 
 template <std::uint32_t kRegs>
@@ -169,6 +178,10 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
 #define GPUOPT_WG_D64                                                                     \
   GPUOPT_WG_D8(0), GPUOPT_WG_D8(8), GPUOPT_WG_D8(16), GPUOPT_WG_D8(24), GPUOPT_WG_D8(32), \
       GPUOPT_WG_D8(40), GPUOPT_WG_D8(48), GPUOPT_WG_D8(56)
+#define GPUOPT_WG_D32 GPUOPT_WG_D8(0), GPUOPT_WG_D8(8), GPUOPT_WG_D8(16), GPUOPT_WG_D8(24)
+#define GPUOPT_WG_REGS32                                                    \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
 #define GPUOPT_WG_REGS64                                                             \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "          \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -236,6 +249,30 @@ struct WgmmaF16 {
 
 // tf32 takes no transpose immediates: both operands must be K-major.
 struct WgmmaTf32 {
+  // D(64x64) variant: 32 accumulators per thread.
+  template <int kTransA, int kTransB>
+  static __device__ __forceinline__ void mma(float (&d)[32], std::uint64_t da, std::uint64_t db,
+                                             std::uint32_t scale_d) {
+    static_assert(kTransA == 0 && kTransB == 0, "wgmma tf32 needs K-major operands");
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32
+        ", %32, %33, p, 1, 1;\n}\n"
+        : GPUOPT_WG_D32
+        : "l"(da), "l"(db), "r"(scale_d));
+  }
+  // D(64x128) variant: 64 accumulators per thread.
+  template <int kTransA, int kTransB>
+  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
+                                             std::uint32_t scale_d) {
+    static_assert(kTransA == 0 && kTransB == 0, "wgmma tf32 needs K-major operands");
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64
+        ", %64, %65, p, 1, 1;\n}\n"
+        : GPUOPT_WG_D64
+        : "l"(da), "l"(db), "r"(scale_d));
+  }
   template <int kTransA, int kTransB>
   static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
                                              std::uint32_t scale_d) {
@@ -254,6 +291,16 @@ struct WgmmaTf32 {
 // the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must hold their
 // values until wgmma.wait_group reports the group complete.
 struct WgmmaTf32Rs {
+  // D(64x128) variant: 64 accumulators per thread.
+  static __device__ __forceinline__ void mma(float (&d)[64], const std::uint32_t* a,
+                                             std::uint64_t db, std::uint32_t scale_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64
+        ", {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+        : GPUOPT_WG_D64
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
+  }
   static __device__ __forceinline__ void mma(float (&d)[128], const std::uint32_t* a,
                                              std::uint64_t db, std::uint32_t scale_d) {
     asm volatile(
@@ -268,6 +315,11 @@ struct WgmmaTf32Rs {
 // Two consecutive 32-bit words from shared memory (8-byte aligned address).
 __device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std::uint32_t& y) {
   asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");
+}
+
+// Two consecutive 32-bit words to shared memory (8-byte aligned address).
+__device__ __forceinline__ void sts64(std::uint32_t addr, std::uint32_t x, std::uint32_t y) {
+  asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(x), "r"(y) : "memory");
 }
 
 // One 32-bit word from shared memory.
@@ -316,8 +368,10 @@ template <>
 struct MmaFor<float> : WgmmaTf32 {};
 
 #undef GPUOPT_WG_D8
+#undef GPUOPT_WG_D32
 #undef GPUOPT_WG_D64
 #undef GPUOPT_WG_D128
+#undef GPUOPT_WG_REGS32
 #undef GPUOPT_WG_REGS64
 #undef GPUOPT_WG_REGS128
 
