@@ -763,7 +763,10 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * the operand load and the rsqrt and multiply into the epilogue), and on sm_90 `sm90_wgmma_fused`
  * (the same fused forward pass on wgmma tensor cores; H * W a multiple of 4; backward: the dx
  * and dgamma GEMMs on wgmma after `fused`'s z/t stage; in f32 mode the dgamma GEMM's 3xTF32
- * low part of t is formed in shared memory).
+ * low part of t is formed in shared memory) and `sm90_onepass_fused` (backward pass only,
+ * ::GPUOPT_COMPUTE_TF32, C <= 256, H * W a multiple of 4, x and dy 16-byte and dx 8-byte
+ * aligned: z, t, gamma^T t and dx in one kernel per 64-pixel tile, then the wgmma dgamma GEMM;
+ * it answers ::GPUOPT_ERROR_UNSUPPORTED for the forward pass and f32 mode).
  *
  * Arithmetic of the channel mix: ::GPUOPT_COMPUTE_TF32 rounds the GEMM operands to TF32 (about
  * 1e-3 relative error). ::GPUOPT_COMPUTE_DEFAULT and ::GPUOPT_COMPUTE_F32 give f32 accuracy:

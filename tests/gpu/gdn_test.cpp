@@ -24,8 +24,7 @@ class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
   // sm90_onepass_fused runs only the tf32 backward pass with C <= 256 (and H * W % 4 == 0).
   static bool refuses(const std::string& name, const GdnCase& k, bool backward) {
     if (name == "sm90_onepass_fused")
-      return !backward || k.compute != GPUOPT_COMPUTE_TF32 || k.pixels() % 4 != 0 ||
-             k.c > 256;
+      return !backward || k.compute != GPUOPT_COMPUTE_TF32 || k.pixels() % 4 != 0 || k.c > 256;
     return name == "sm90_wgmma_fused" && k.pixels() % 4 != 0;
   }
 

@@ -123,7 +123,7 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
-  ASSERT_EQ(count, 3);
+  ASSERT_EQ(count, 4);
   gpuopt::GdnProblem p;
   p.n = 32;
   p.c = 256;
@@ -159,12 +159,21 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     // backward on sm_90 (H * W % 4 == 0): sm90_wgmma_fused in both modes (H100, run 10)
     EXPECT_EQ(std::string(table[cb.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
         << "backward, cc " << r.cc;
-    b.tf32 = true;  // tf32 backward: composed, except sm90_wgmma_fused on sm_90
+    b.tf32 = true;  // tf32 backward: composed, except sm90_onepass_fused on sm_90 (round 13)
     const gpuopt::Choice ct =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(ct.index, 0) << ct.reason;
-    EXPECT_EQ(std::string(table[ct.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : "composed")
+    EXPECT_EQ(std::string(table[ct.index].meta.name),
+              r.cc == 90 ? "sm90_onepass_fused" : "composed")
         << "tf32 backward, cc " << r.cc;
+    gpuopt::GdnProblem wide = b;  // C > 256: the one-pass kernel's tile cannot hold it
+    wide.c = 300;
+    const gpuopt::Choice cw =
+        gpuopt::choose_variant(table, count, wide, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cw.index, 0) << cw.reason;
+    EXPECT_EQ(std::string(table[cw.index].meta.name),
+              r.cc == 90 ? "sm90_wgmma_fused" : "composed")
+        << "tf32 backward C = 300, cc " << r.cc;
     b.p = 4095;  // odd pixel count: the rules without sm90_wgmma_fused
     const gpuopt::Choice cto =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);

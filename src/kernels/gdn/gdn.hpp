@@ -11,7 +11,8 @@
 // of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
 // on the H200), `fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
 // of 4: `sm90_wgmma_fused`; and the backward pass (both modes) on sm_90 with H * W a multiple of 4:
-// `sm90_wgmma_fused` (H100, run 10).
+// `sm90_wgmma_fused` (H100, run 10), except the tf32 backward pass with C <= 256:
+// `sm90_onepass_fused` (H100, round 13).
 #pragma once
 #include <cstddef>
 #include <cstdint>

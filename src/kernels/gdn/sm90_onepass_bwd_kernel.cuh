@@ -64,9 +64,9 @@ static_assert(kProducerRegs * 128 + kConsumerRegs * 256 <= 65536, "register file
 struct Params {
   const float* dy;
   const float* beta;
-  float* t;      // workspace, the layout of x
+  float* t;  // workspace, the layout of x
   float* dx;
-  float* bpart;  // dbeta partials [image * ntiles + unit][C]
+  float* bpart;   // dbeta partials [image * ntiles + unit][C]
   long long img;  // C * P
   int p, c;       // pixels per image, channels
   int ntiles;     // 128-pixel units per image
@@ -164,6 +164,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       tma_prefetch_desc(&map_dy);
       tma_prefetch_desc(&map_g);
       tma_prefetch_desc(&map_gt);
+      // x and dy are read once: evict them first, so the gamma fills every tile re-reads stay
+      // in L2.
+      const std::uint64_t once = l2_evict_first(), kept = l2_evict_last();
       // Tensor `m` (x or dy) of tile i into slot s: fill number i of that slot (see above), once
       // the slot's previous tensor is done with.
       auto load_slot = [&](const CUtensorMap* m, int i, int s) {
@@ -176,8 +179,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         mbar_arrive_expect_tx(sfull0 + 8 * s, kbn * kXBlockBytes);
         for (int kb = 0; kb < kbn; ++kb)
           for (int b = 0; b < 2; ++b)
-            tma_load_3d(slot0 + s * kSlotBytes + kb * kXBlockBytes + b * kBoxBytes, m,
-                        sfull0 + 8 * s, tl.px0 + 32 * b, 32 * kb, tl.n);
+            tma_load_3d_hint(slot0 + s * kSlotBytes + kb * kXBlockBytes + b * kBoxBytes, m,
+                             sfull0 + 8 * s, tl.px0 + 32 * b, 32 * kb, tl.n, once);
       };
       // x of tile i warmed in L2 a tile ahead of its TMA load (which waits for a slot).
       auto warm_x = [&](int i) {
@@ -204,7 +207,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             if constexpr (kCluster > 1)
               tma_load_3d_multicast(dst + rank * kShare * 128, &map_g, full, k0, r0, 0, all);
             else
-              tma_load_3d(dst, &map_g, full, k0, r0, 0);
+              tma_load_3d_hint(dst, &map_g, full, k0, r0, 0, kept);
           } else {
             // gamma^T: fill row r (0..127) is row (r / 64) * 128 + 64 h + r % 64
             const int g = f - 2 * kbn, h = g / kbn, k0 = (g - h * kbn) * 32;
@@ -213,8 +216,8 @@ __global__ void __launch_bounds__(kThreads, 1)
               tma_load_3d_multicast(dst + r * 128, &map_gt, full, k0,
                                     (r >> 6) * 128 + 64 * h + (r & 63), 0, all);
             } else {
-              tma_load_3d(dst, &map_gt, full, k0, 64 * h, 0);
-              tma_load_3d(dst + 64 * 128, &map_gt, full, k0, 128 + 64 * h, 0);
+              tma_load_3d_hint(dst, &map_gt, full, k0, 64 * h, 0, kept);
+              tma_load_3d_hint(dst + 64 * 128, &map_gt, full, k0, 128 + 64 * h, 0, kept);
             }
           }
           if (++stage == kRing) {
@@ -239,7 +242,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const std::uint32_t off_a0 = pxb + 128 * q + ((rr.chunk ^ q) << 4);
     const std::uint32_t off_a1 = pxb + 128 * (q + 4) + ((rr.chunk ^ q ^ 4) << 4);
     const int row0 = 16 * warp + (lane >> 2);  // GEMM 2's A rows row0 (prow), row0 + 8 (prow + 1)
-    const int c_lo = 128 * cw + 2 * q;  // channel of accumulator pair j: c_lo + 8 (j / 2) + j % 2
+    const int c_lo = 128 * cw + 2 * q;   // channel of accumulator pair j: c_lo + 8 (j / 2) + j % 2
     const int kcol = threadIdx.x - 128;  // dbeta channel of this thread
     sbeta[kcol] = kcol < p.c ? p.beta[kcol] : 1.f;  // (read after epilogue 1's first barrier)
     const std::uint32_t sbeta0 = smem_addr(sbeta);
@@ -273,22 +276,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       release(stage);
       advance();
     };
-#ifdef GPUOPT_GDN_ONEPASS_TRACE
-    long long tr[12] = {};
-    const bool tracer = (blockIdx.x == 0 || blockIdx.x == 77) && threadIdx.x == 128;
-#define TR(k) \
-  if (tracer) tr[k] = clock64()
-#else
-#define TR(k)
-#endif
     for (int i = 0; i < tiles; ++i) {
-      TR(0);
       const Tile tl = tile_of<kCluster>(i, p, cluster, clusters, rank);
       const int sxi = i & 1, sdi = (i + 1) & 1;  // slots of x(i) (then t(i)) and dy(i)
       const std::uint32_t sx = slot0 + sxi * kSlotBytes, sd = slot0 + sdi * kSlotBytes;
       const std::uint32_t par = i & 1;  // x(i) and dy(i) are fill i of their slots
       mbar_wait(sfull0 + 8 * sxi, par);
-      TR(1);
       if (tl.live) {
         const int px = tl.px0 + rr.prow;
         const bool valid = px < p.p;
@@ -341,11 +334,9 @@ __global__ void __launch_bounds__(kThreads, 1)
           fence_regs(a1);
           release(prev);
         }
-        TR(2);
         // Epilogue 1, per 32-channel block K = 4 cw + kk of this consumer.
         named_sync(1, 256);
         mbar_wait(sfull0 + 8 * sdi, par);
-        TR(3);
         const long long pp1 = opaque(p.p), base1 = opaque(pix);
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk) {
@@ -395,18 +386,18 @@ __global__ void __launch_bounds__(kThreads, 1)
             sts64(sx + t_offset(row0 + 8, c), __float_as_uint(tt[0].y), __float_as_uint(tt[1].y));
           }
         }
-        TR(4);
         release_slot(sdi);  // dy(i) read: the slot takes x(i + 1)
         fence_proxy_async_smem();
         named_sync(1, 256);
-        // dbeta: channel kcol's t summed over the tile's rows, in row order.
+        // dbeta: channel kcol's t summed over the tile's rows in a fixed order (rows r % 4 in
+        // four sums, then those in order: a quarter of the dependent adds).
         if (kcol < 32 * kbn) {
-          float s = 0.f;
+          float s4[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll 8
-          for (int r = 0; r < kTilePx; ++r) s += __uint_as_float(lds32(sx + t_offset(r, kcol)));
-          bsum += s;
+          for (int r = 0; r < kTilePx; ++r)
+            s4[r & 3] += __uint_as_float(lds32(sx + t_offset(r, kcol)));
+          bsum += (s4[0] + s4[1]) + (s4[2] + s4[3]);
         }
-        TR(5);
         // GEMM 2 in two halves h of this consumer's channels (64 each, 32 accumulators):
         // u = t gamma over kbn k blocks of 32 channels of t, then dx = dx0 + 2 x u.
 #pragma unroll
@@ -448,7 +439,6 @@ __global__ void __launch_bounds__(kThreads, 1)
           wgmma_wait<0>();
           fence_operands(u);
           release(prev);
-          TR(6 + 2 * h);
           if (h == 1) release_slot(sxi);  // t(i) read: the slot takes dy(i + 1)
           const long long pp2 = opaque(p.p), base2 = opaque(pix);
 #pragma unroll
@@ -459,18 +449,12 @@ __global__ void __launch_bounds__(kThreads, 1)
               const int c = c_lo + 8 * (j >> 1) + e;
               if (c < p.c && valid)
                 __stcs(reinterpret_cast<float2*>(p.dx + (base2 + c * pp2)),
-                       make_float2(fmaf(2.f * d[2 * j - e], u[4 * n8 + e], dx0[2 * n8 + e].x),
-                                   fmaf(2.f * d[2 * j - e + 2], u[4 * n8 + 2 + e], dx0[2 * n8 + e].y)));
+                       make_float2(
+                           fmaf(2.f * d[2 * j - e], u[4 * n8 + e], dx0[2 * n8 + e].x),
+                           fmaf(2.f * d[2 * j - e + 2], u[4 * n8 + 2 + e], dx0[2 * n8 + e].y)));
             }
           }
-          TR(7 + 2 * h);
         }
-#ifdef GPUOPT_GDN_ONEPASS_TRACE
-        if (tracer && i >= 4 && i < 7)
-          printf("trace c%d blk %d tile %d: xw %lld g1 %lld dyw %lld e1 %lld db %lld g2a %lld e2a %lld g2b %lld e2b %lld\n",
-                 kCluster, blockIdx.x, i, tr[1] - tr[0], tr[2] - tr[1], tr[3] - tr[2], tr[4] - tr[3], tr[5] - tr[4],
-                 tr[6] - tr[5], tr[7] - tr[6], tr[8] - tr[7], tr[9] - tr[8]);
-#endif
       } else {
         // Dead tile: hand dy's slot back (the producer loads x(i + 1) there halfway through
         // this tile's fills), walk the fills (the cluster's stream), then x's slot.

@@ -19,9 +19,11 @@ namespace {
 
 using gdn_onepass::kSmemBytes;
 
-// CTAs per cluster sharing each gamma stage by multicast (build-time knob for tuning).
+// CTAs per cluster sharing each gamma fill by multicast (build-time knob for tuning). H100, tf32
+// backward pass: 1: 0.4888 ms, 2: 0.4950, 4: 0.5336 (the lock-step costs more than the L2 reads
+// it saves; docs/notes/gdn.md round 13).
 #ifndef GPUOPT_GDN_ONEPASS_CLUSTER
-#define GPUOPT_GDN_ONEPASS_CLUSTER 2
+#define GPUOPT_GDN_ONEPASS_CLUSTER 1
 #endif
 constexpr int kCluster = GPUOPT_GDN_ONEPASS_CLUSTER;
 static_assert(kCluster == 1 || kCluster == 2 || kCluster == 4, "clusters of 1, 2 or 4 CTAs");
@@ -35,8 +37,8 @@ gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, con
   auto* kernel = gdn_onepass::gdn_onepass_bwd_kernel<kCluster, kInverse>;
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
-      env.fn, "gdn sm90_onepass_fused: raising the shared-memory limit");
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
+      "gdn sm90_onepass_fused: raising the shared-memory limit");
   cudaLaunchConfig_t cfg = {};
   cfg.blockDim = dim3(gdn_onepass::kThreads);
   cfg.dynamicSmemBytes = kSmemBytes;

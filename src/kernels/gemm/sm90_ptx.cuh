@@ -107,6 +107,29 @@ __device__ __forceinline__ void tma_load_3d(std::uint32_t dst, const CUtensorMap
       : "memory");
 }
 
+// L2 eviction policies for the cache-hinted loads below (createpolicy, the whole access).
+__device__ __forceinline__ std::uint64_t l2_evict_first() {
+  std::uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+__device__ __forceinline__ std::uint64_t l2_evict_last() {
+  std::uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+
+// tma_load_3d with an L2 eviction policy (l2_evict_first / l2_evict_last).
+__device__ __forceinline__ void tma_load_3d_hint(std::uint32_t dst, const CUtensorMap* map,
+                                                 std::uint32_t bar, int c0, int c1, int c2,
+                                                 std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "l"(policy)
+      : "memory");
+}
+
 // The same load delivered to the same shared offsets (data and barrier) of every CTA in mask.
 __device__ __forceinline__ void tma_load_3d_multicast(std::uint32_t dst, const CUtensorMap* map,
                                                       std::uint32_t bar, int c0, int c1, int c2,
@@ -120,11 +143,10 @@ __device__ __forceinline__ void tma_load_3d_multicast(std::uint32_t dst, const C
 
 // Prefetch of the 3D box at {c0, c1, c2} into L2 (no shared memory, no barrier).
 __device__ __forceinline__ void tma_prefetch_l2_3d(const CUtensorMap* map, int c0, int c1, int c2) {
-  asm volatile(
-      "cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
-          reinterpret_cast<std::uint64_t>(map)),
-      "r"(c0), "r"(c1), "r"(c2)
-      : "memory");
+  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
 }
 
 // ---- registers ------------------------------------------------------------------------------
