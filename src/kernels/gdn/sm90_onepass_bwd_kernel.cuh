@@ -4,9 +4,12 @@
 // the dgamma GEMM) and is never read back for dx. The three-stage pass (sm90_wgmma_fused) moves
 // 10 tensors through DRAM (x, dy in; t, dx out; t, x, dx in, dx out; t, x in): a 0.445 ms floor
 // on the H100 at N = 32, C = 256, 64 x 64 against the 0.467 ms bar. This kernel moves 4 (x, dy
-// in; t, dx out), and the dgamma GEMM 2 more (docs/notes/gdn.md, round 13).
+// in; t, dx out), and the dgamma GEMM 2 more. H100, tf32 backward pass (N = 32, C = 256,
+// 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
+// every version's figure in docs/notes/gdn.md, round 13.
 //
-// Block: 384 threads, one CTA per SM, persistent, clusters of kCluster CTAs.
+// Block: 384 threads, one CTA per SM, persistent, clusters of kCluster CTAs (1 as built: the
+// multicast's lock-step cost more than the L2 reads it saved).
 //   producer warpgroup: one thread issues TMA: x and dy tiles into two 64 KiB slots, and the
 //     gamma stream through a ring of 16 KiB fills: per tile and 32-deep k block, gamma rows
 //     0..127 and 128..255 (GEMM 1, one fill per consumer), then per half h of each consumer's
@@ -17,8 +20,9 @@
 // Slots (MN-major [32-channel block][32-pixel box][channel][32 pixels], 128-byte swizzled by
 // TMA): slot i % 2 holds x(i), then t(i) (t's k block K over x's channel block K), then dy(i + 1);
 // slot (i + 1) % 2 holds dy(i), then x(i + 1): dy comes by TMA like x (as registers loaded at
-// the tile's start it waited on L2 misses and left no registers for dx0) and each slot's next
-// tensor loads as soon as its last reader is done.
+// the tile's start it waited on L2 misses) and each slot's next tensor loads as soon as its last
+// reader is done. x and dy load evict-first, the gamma fills evict-last: every tile re-reads
+// gamma, and the streamed tensors had pushed it out of L2 (DRAM reads 331 -> 274 MB, -9%).
 // Per tile:
 //   GEMM 1: z(p, c) = sum_j x(j, p)^2 gamma(c, j), wgmma m64n128k8, A from registers (8-byte
 //     shared loads of two pixels, RegRows' conflict-free rows; squared there, truncated to TF32
@@ -27,11 +31,13 @@
 //     x and dy pairs from the slots, the consumer meets (block read), t = dy x ds/dz to global
 //     (the dgamma GEMM) and over the block's bytes as GEMM 2's A operand, K-major
 //     [k block][64 rows][128 B] swizzled (logical wgmma rows, so GEMM 2's accumulator rows are
-//     GEMM 1's pixels); dx0 = dy s and x kept in registers (x where z was: ptxas keeps a wgmma
-//     accumulator block whole while any of it lives); both meet again (t written, fenced to the
-//     async proxy); the dbeta partial of one channel per thread from t's column (fixed order);
+//     GEMM 1's pixels); x kept in registers where z was (ptxas keeps a wgmma accumulator block
+//     whole while any of it lives), dx0 = dy s stored to dx (64 more registers through GEMM 2
+//     spilled); both meet again (t written, fenced to the async proxy); the dbeta partial of
+//     one channel per thread from t's column (fixed order);
 //   GEMM 2 in two halves of the consumer's channels (m64n64k8, both operands from shared
-//     memory, 32 accumulators), each followed by dx = dx0 + 2 x u (streaming stores).
+//     memory, 32 accumulators; one m64n128 pass spilled), each followed by dx = dx0 + 2 x u,
+//     the half's dx0 read back from L2 under its GEMM (streaming stores).
 // dbeta partials per 128-pixel unit (the two 64-pixel tiles of a unit run back to back): the
 // layout of `fused`'s z/t stage, so its fixed-order sums serve.
 #pragma once
@@ -96,9 +102,8 @@ __device__ __forceinline__ Tile tile_of(int i, const Params& p, int cluster, int
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-// v, hidden from the optimiser: each epilogue loop recomputes its channel addresses instead of
-// keeping 32 64-bit addresses shared with the other loops live across both GEMMs (that cost
-// ~30 registers of spills).
+// v, hidden from the optimiser: each epilogue loop computes its own channel addresses, so the
+// compiler cannot keep 32 64-bit addresses shared between the loops live across both GEMMs.
 __device__ __forceinline__ long long opaque(long long v) {
   asm volatile("" : "+l"(v));
   return v;
