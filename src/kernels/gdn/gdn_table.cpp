@@ -94,10 +94,11 @@ const Variant<GdnProblem> kTable[] = {
      sm90_wgmma_fused_pref,
      launch_nonempty<gdn_launch_sm90_wgmma_fused>},
     {{"sm90_onepass_fused",
-      "the tf32 backward pass in one persistent TMA + wgmma kernel per 64-pixel tile: z = gamma "
-      "x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in registers, t to shared "
-      "memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; gamma multicast across a "
-      "cluster, the next tile's x one slot ahead; t written once, then sm90_wgmma_fused's dgamma",
+      "the tf32 backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
+      "z = gamma x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in the epilogue, "
+      "t over x in shared memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; x and dy by "
+      "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); t written "
+      "once, then sm90_wgmma_fused's dgamma GEMM",
       0, 90, false, kF32},
      gdn_can_sm90_onepass_fused,
      sm90_onepass_fused_pref,

@@ -150,10 +150,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     mbar_init_fence();
   }
-  if constexpr (kCluster > 1)
-    cluster_sync();
-  else
-    __syncthreads();
+  cluster_or_cta_sync<kCluster>();
   const int rank = kCluster > 1 ? static_cast<int>(cluster_ctarank()) : 0;
   const int cluster = blockIdx.x / kCluster, clusters = gridDim.x / kCluster;
   const int per_round = clusters * kCluster;
@@ -260,17 +257,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         phase ^= 1u;
       }
     };
-    auto release = [&](int s) {
-      __syncwarp();
-      if (lane == 0) {
-        if constexpr (kCluster > 1) {
-#pragma unroll
-          for (int c = 0; c < kCluster; ++c) mbar_arrive_cluster(empty0 + 8 * s, c);
-        } else {
-          mbar_arrive(empty0 + 8 * s);
-        }
-      }
-    };
+    // (a fill's readers are wgmma, complete at the warp-wide wait_group, or no one)
+    auto release = [&](int s) { release_stage<kCluster>(empty0 + 8 * s); };
     auto release_slot = [&](int s) {
       __syncwarp();
       if (lane == 0) mbar_arrive(sempty0 + 8 * s);

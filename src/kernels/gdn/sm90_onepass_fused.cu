@@ -39,17 +39,9 @@ gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, con
   GPUOPT_TRY_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
       "gdn sm90_onepass_fused: raising the shared-memory limit");
-  cudaLaunchConfig_t cfg = {};
-  cfg.blockDim = dim3(gdn_onepass::kThreads);
-  cfg.dynamicSmemBytes = kSmemBytes;
-  cfg.stream = env.stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = kCluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg =
+      sm90::cluster_launch_config(kCluster, gdn_onepass::kThreads, kSmemBytes, env, &attr);
   // Persistent: every CTA resident (the clusters walk the gamma stream in lock-step), no more
   // clusters than units of work.
   const int sms = env.device->sm_count;
@@ -75,18 +67,17 @@ const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& de
     return "tf32 mode only (f32's 3xTF32 parts of t do not fit in shared memory beside x; "
            "sm90_wgmma_fused runs f32)";
   if (p.c > gdn_onepass::kMaxC) return "C <= 256 only (one tile holds every channel)";
+  // sm90_wgmma_fused's checks: TMA on x (H * W % 4, alignment), int32 extents, the dgamma stage
+  if (const char* why = gdn_can_sm90_wgmma_fused(p, dev)) return why;
   if (dev.smem_optin < static_cast<std::size_t>(kSmemBytes))
     return "needs 225 KiB of shared memory per block";
-  if (p.p % 4 != 0) return "TMA needs H * W to be a multiple of 4 (16-byte pixel rows)";
-  if (!gdn_sm90::aligned16(p.x) || !gdn_sm90::aligned16(p.dy))
-    return "TMA needs x and dy aligned to 16 bytes";
+  if (!gdn_sm90::aligned16(p.dy)) return "TMA needs dy aligned to 16 bytes";
   if (reinterpret_cast<std::uintptr_t>(p.dx) % 8 != 0)
     return "dx must be aligned to 8 bytes (pixel pairs)";
   if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing
-  const std::int64_t ntiles = (p.p + kGdnTile - 1) / kGdnTile;
-  if (p.p > 2147483647 || ntiles > 2147483647 / p.n || p.n > 2147483647)
-    return "extents must fit the kernel's int32 scheduler";
-  return gdn_can_sm90_wgmma_fused_backward(p);  // the dgamma stage's grids
+  if ((p.p + kGdnTile - 1) / kGdnTile > 2147483647 / p.n)
+    return "the 128-pixel units must fit the kernel's int32 scheduler";
+  return nullptr;
 }
 
 gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv& env) {

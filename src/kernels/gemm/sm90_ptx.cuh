@@ -65,6 +65,29 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
+// Every thread of the kCluster CTAs meets (kCluster 1: of this CTA): after the barriers'
+// initialisation, before any multicast or remote arrive can reach them.
+template <int kCluster>
+__device__ __forceinline__ void cluster_or_cta_sync() {
+  if constexpr (kCluster > 1)
+    cluster_sync();
+  else
+    __syncthreads();
+}
+
+// One warp hands a ring stage back: lane 0 arrives on the barrier at the same shared offset in
+// every CTA of the cluster (each CTA's producer multicasts into all of them), or on this CTA's.
+template <int kCluster>
+__device__ __forceinline__ void release_stage(std::uint32_t bar) {
+  if ((threadIdx.x & 31) != 0) return;
+  if constexpr (kCluster > 1) {
+#pragma unroll
+    for (int c = 0; c < kCluster; ++c) mbar_arrive_cluster(bar, c);
+  } else {
+    mbar_arrive(bar);
+  }
+}
+
 // Waits until the phase of parity `parity` has completed (returns at once on a fresh barrier
 // when parity == 1: the phase "before" the first counts as complete).
 __device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
@@ -281,18 +304,6 @@ struct WgmmaTf32 {
         "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32
         ", %32, %33, p, 1, 1;\n}\n"
         : GPUOPT_WG_D32
-        : "l"(da), "l"(db), "r"(scale_d));
-  }
-  // D(64x128) variant: 64 accumulators per thread.
-  template <int kTransA, int kTransB>
-  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
-                                             std::uint32_t scale_d) {
-    static_assert(kTransA == 0 && kTransB == 0, "wgmma tf32 needs K-major operands");
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64
-        ", %64, %65, p, 1, 1;\n}\n"
-        : GPUOPT_WG_D64
         : "l"(da), "l"(db), "r"(scale_d));
   }
   template <int kTransA, int kTransB>

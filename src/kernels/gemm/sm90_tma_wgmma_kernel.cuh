@@ -412,10 +412,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_init_fence();
   }
   // The peer's barriers must be initialised before any multicast or remote arrive reaches them.
-  if constexpr (kCluster > 1)
-    cluster_sync();
-  else
-    __syncthreads();
+  cluster_or_cta_sync<kCluster>();
   const int rank = kCluster > 1 ? static_cast<int>(cluster_ctarank()) : 0;
   const int cluster_id = blockIdx.x / kCluster, num_clusters = gridDim.x / kCluster;
 
@@ -505,16 +502,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     std::uint32_t phase = 0;
     // Hands a stage back: to this CTA's producer and, with a cluster, the peer's (whose
     // multicast also fills this CTA's stage).
-    auto release = [&](int s) {
-      if (lane == 0) {
-        if constexpr (kCluster > 1) {
-#pragma unroll
-          for (int c = 0; c < kCluster; ++c) mbar_arrive_cluster(empty0 + 8 * s, c);
-        } else {
-          mbar_arrive(empty0 + 8 * s);
-        }
-      }
-    };
+    auto release = [&](int s) { release_stage<kCluster>(empty0 + 8 * s); };
     if constexpr (kPP) {
       // Ping-pong: this consumer computes the CTA's tiles 2t + consumer and skips the stages of
       // the other consumer's tiles (the producer fills the stages in tile order). The main loops

@@ -34,6 +34,24 @@ int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
   return n;
 }
 
+// The launch configuration of persistent warp-specialized kernels: `threads` per block, `smem`
+// bytes of dynamic shared memory, env's stream, clusters of `cluster` CTAs along x (*attr: the
+// cluster attribute the configuration points to, owned by the caller); gridDim left to set.
+inline cudaLaunchConfig_t cluster_launch_config(int cluster, int threads, int smem,
+                                                const ExecEnv& env, cudaLaunchAttribute* attr) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+  cfg.stream = env.stream;
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 // hook: the register-P path's hooks (IdentityHook for the GEMM; see the kernel).
 template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, bool kSwap,
           bool kPP, class Hook = IdentityHook>
@@ -46,18 +64,9 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
                   env.fn, "gemm sm90_tma_wgmma: raising the shared-memory limit");
-  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg = cluster_launch_config(kCluster, kThreads, kSmem, env, &attr);
   cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmem;
-  cfg.stream = env.stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = kCluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
   // Persistent CTAs must all be resident: a cluster left waiting would start only after a whole
   // resident cluster's share of the work.
   const int resident = max_active_clusters<kCluster>(kernel, cfg);
