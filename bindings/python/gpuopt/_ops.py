@@ -10,11 +10,11 @@ C = A @ B with row-major C is computed as C^T = B^T A^T in column-major terms, w
 import ctypes
 
 from . import _constants as k
-from ._arrays import as_device_array, device_pointer, dtype_code
+from ._arrays import as_device_array, device_pointer, dtype_code, element_dtype
 from ._core import Buffer
 from ._errors import check
 from ._lib import lib
-from ._types import GemmDesc, ReduceDesc
+from ._types import GemmDesc, ReduceDesc, TransposeDesc
 
 _vp = ctypes.c_void_p
 
@@ -47,6 +47,8 @@ def axpy(stream, alpha, x, y, n=None, incx=None, incy=None, dtype=None):
     for name, info in (("x", xs), ("y", ys)):
         if info is not None and len(info.shape) != 1 and not info.is_contiguous():
             raise ValueError(f"gpuopt.axpy: {name} must be 1-D or contiguous")
+        if info is not None:
+            element_dtype(info, f"gpuopt.axpy: {name}")
     if dtype is None:
         dtype = (xs or ys).dtype if (xs or ys) else None
         if dtype is None:
@@ -84,12 +86,12 @@ def gemm(stream, desc, A, B, C):
                           _addr(B, stream), _addr(C, stream)))
 
 
-def _colmajor(info, name):
+def _colmajor(info, name, fn="gpuopt.matmul"):
     """(transposed, ld) of a 2-D operand: the matrix is the column-major matrix of its storage
     (transposed False, ld = column stride) or of its transpose (row-major storage: transposed
     True, ld = row stride). Size-1 axes take any stride."""
     if len(info.shape) != 2:
-        raise ValueError(f"gpuopt.matmul: {name} must be 2-D, has shape {info.shape}")
+        raise ValueError(f"{fn}: {name} must be 2-D, has shape {info.shape}")
     (r, c), (s0, s1) = info.shape, info.strides
     if s1 == 1 or c == 1:  # row-major (the usual PyTorch layout)
         ld = s0 if r > 1 else max(c, 1)
@@ -99,7 +101,7 @@ def _colmajor(info, name):
         ld = s1 if c > 1 else max(r, 1)
         if ld >= max(r, 1):
             return False, ld
-    raise ValueError(f"gpuopt.matmul: {name} (shape {info.shape}, strides {info.strides} "
+    raise ValueError(f"{fn}: {name} (shape {info.shape}, strides {info.strides} "
                      "elements) has no unit stride: make it contiguous first")
 
 
@@ -109,6 +111,7 @@ def plan_matmul(a, b, c, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
     for name, x in (("a", a), ("b", b), ("out", c)):
         if len(x.shape) != 2:
             raise ValueError(f"gpuopt.matmul: {name} must be 2-D, has shape {x.shape}")
+        element_dtype(x, f"gpuopt.matmul: {name}")
     (m, ka), (kb, n), (mc, nc) = a.shape, b.shape, c.shape
     if ka != kb or (mc, nc) != (m, n):
         raise ValueError(f"gpuopt.matmul: shapes {a.shape} @ {b.shape} -> {c.shape} do not match")
@@ -164,6 +167,8 @@ def plan_reduce(x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC
     """ReduceDesc for DeviceArrayInfo x: all elements (contiguous x) into out[0], or with
     rows=True each row of a 2-D row-major x into out[i]."""
     op = k.REDUCE_OPS[op] if isinstance(op, str) else int(op)
+    element_dtype(x, "gpuopt.reduce_array: x")
+    element_dtype(out, "gpuopt.reduce_array: out")
     if rows:
         if len(x.shape) != 2 or (x.strides[1] != 1 and x.shape[1] > 1):
             raise ValueError("gpuopt.reduce_array: rows=True needs a 2-D array with unit "
@@ -228,6 +233,40 @@ def transpose(stream, desc, A, B):
     """gpuopt_transpose with a TransposeDesc: B = A^T, column-major."""
     check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(A, stream),
                                _addr(B, stream)))
+
+
+def plan_transpose(x, out):
+    """TransposeDesc of out = x^T for 2-D DeviceArrayInfo x (r, c) and out (c, r), both
+    row-major or both column-major (between layouts a transpose is a copy: refused)."""
+    fn = "gpuopt.transpose_array"
+    for name, info in (("x", x), ("out", out)):
+        if len(info.shape) != 2:
+            raise ValueError(f"{fn}: {name} must be 2-D, has shape {info.shape}")
+        element_dtype(info, f"{fn}: {name}")
+    (r, c), (oc, orr) = x.shape, out.shape
+    if (oc, orr) != (c, r):
+        raise ValueError(f"{fn}: out has shape {out.shape}, the transpose of {x.shape} is {(c, r)}")
+    if x.dtype != out.dtype:
+        raise TypeError(f"{fn}: x and out differ in dtype")
+    tx, ldx = _colmajor(x, "x", fn)
+    to, ldo = _colmajor(out, "out", fn)
+    if tx != to:
+        raise ValueError(f"{fn}: x and out must have the same layout (both row-major or both "
+                         "column-major); between layouts the transpose is a copy")
+    # Row-major x is the column-major c x r matrix x^T, whose transpose, r x c column-major, is
+    # row-major out; column-major x is x itself (r x c), its transpose column-major out.
+    rows, cols = (c, r) if tx else (r, c)
+    return TransposeDesc(dtype=x.dtype, rows=rows, cols=cols, lda=ldx, ldb=ldo)
+
+
+def transpose_array(stream, x, out):
+    """out = x.T for 2-D device arrays of the same layout (e.g. PyTorch tensors: x (r, c)
+    contiguous, out (c, r) contiguous). Returns out."""
+    xi, oi = as_device_array(x, stream), as_device_array(out, stream)
+    d = plan_transpose(xi, oi)
+    check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(d), _vp(xi.ptr or None),
+                               _vp(oi.ptr or None)))
+    return out
 
 
 def gdn_workspace_size(ctx, desc, pass_=k.GPUOPT_GDN_FORWARD):

@@ -319,6 +319,56 @@ class Interop(unittest.TestCase):
         self.assertEqual(s.waited, [77])
         del mt
 
+    def test_uint8_workspace(self):
+        """A uint8 (or int8) array, PyTorch's natural byte buffer, is accepted as untyped memory
+        where bytes are all that count (a workspace) and refused where an element type must
+        match the op's."""
+        mt, capsule, _keep = self._capsule(code=1, bits=8)  # uint8, as torch.uint8 exports it
+        info = _arrays.parse_dlpack_capsule(capsule)
+        self.assertEqual((info.dtype, info.itemsize, info.size), (_arrays.BYTES, 1, 12))
+        mt.dl_tensor.dtype.code = 0  # int8
+        self.assertEqual(_arrays.parse_dlpack_capsule(capsule).dtype, _arrays.BYTES)
+        mt.dl_tensor.dtype.code = 6  # bool: still refused
+        with self.assertRaisesRegex(TypeError, "unsupported DLPack dtype"):
+            _arrays.parse_dlpack_capsule(capsule)
+        mt.dl_tensor.dtype.code = 1
+        for ts in ("|u1", "|i1"):
+            cai = gpuopt.as_device_array(_FakeCAI(shape=(4096,), typestr=ts))
+            self.assertEqual((cai.dtype, cai.itemsize, cai.ptr), (_arrays.BYTES, 1, 4096))
+
+        class TorchUint8:  # torch.empty(n, dtype=torch.uint8, device="cuda") as the binding sees it
+            nbytes = 12
+
+            def __init__(self):
+                self.__cuda_array_interface__ = {"version": 2, "shape": (12,), "data": (1, 0),
+                                                 "typestr": "|u1", "strides": None}
+
+            def __dlpack__(self, stream=None):
+                return capsule
+
+        class NullStream:  # a stream whose context is NULL: the library answers, not the binding
+            native, capturing = 0, False
+            ctx = type("NullContext", (), {"_h": ctypes.c_void_p()})()
+            _h = ctypes.c_void_p()
+
+        ws = TorchUint8()
+        self.assertEqual(_arrays.device_pointer(ws, NullStream()), (1 << 20) + 16)
+        desc = gpuopt.SegmentedSortDesc(key_type=gpuopt.GPUOPT_DTYPE_F32, num_items=12,
+                                        num_segments=3, segment_size=4)
+        with self.assertRaises(gpuopt.GpuoptError) as cm:  # past the binding's conversion
+            gpuopt.segmented_sort(NullStream(), desc, 1 << 20, 2 << 20, workspace=ws)
+        self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_HANDLE)
+        self.assertIn("gpuopt_segmented_sort", cm.exception.message)
+        # where the element type counts, bytes are refused with the operand's name
+        byte_matrix = gpuopt.DeviceArrayInfo(0, (3, 4), None, _arrays.BYTES)
+        with self.assertRaisesRegex(TypeError, "gpuopt.matmul: a is a byte array"):
+            gpuopt.plan_matmul(byte_matrix, _info((4, 2), "C"), _info((3, 2), "C"))
+        with self.assertRaisesRegex(TypeError, "gpuopt.reduce_array: x is a byte array"):
+            gpuopt.plan_reduce(byte_matrix, _info((1, 1), "C"))
+        with self.assertRaisesRegex(TypeError, "gpuopt.axpy: x is a byte array"):
+            gpuopt.axpy(NullStream(), 1.0, byte_matrix, byte_matrix)
+        del mt
+
     def test_host_addresses(self):
         from gpuopt._core import _host_address
         a = array.array("d", [1.0, 2.0, 3.0])
