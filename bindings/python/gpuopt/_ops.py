@@ -1,6 +1,8 @@
 """Operations. Operands are device arrays (``__cuda_array_interface__``, ``__dlpack__``,
 gpuopt.DeviceArray), gpuopt Buffers, or raw device addresses as integers; every call enqueues on
-``stream`` (a gpuopt Stream, which knows its Context) and returns without synchronizing.
+``stream`` (a gpuopt Stream, which knows its Context) and returns without synchronizing. With
+stream None and PyTorch tensors among the operands, the call runs on torch.cuda.current_stream()
+of the first tensor's device (gpuopt.torch.stream()).
 
 Layouts: gpuopt's matrices are column-major with a leading dimension. A row-major (PyTorch,
 NumPy, CuPy default) matrix of shape (r, c) and row stride ld is, in the same memory, the
@@ -17,6 +19,19 @@ from ._lib import lib
 from ._types import GemmDesc, ReduceDesc, TransposeDesc
 
 _vp = ctypes.c_void_p
+
+
+def _stream_for(stream, fn, *operands):
+    """``stream``; for None, the gpuopt Stream on torch.cuda.current_stream() of the first
+    PyTorch tensor among ``operands`` (gpuopt.torch.stream(), cached per thread and stream)."""
+    if stream is not None:
+        return stream
+    for o in operands:
+        if type(o).__module__.split(".")[0] == "torch" and hasattr(o, "device"):
+            from . import torch as gpuopt_torch
+            return gpuopt_torch.stream(o.device)
+    raise ValueError(f"gpuopt.{fn}: stream is None and no operand is a PyTorch tensor (whose "
+                     "current stream would be used): pass a gpuopt Stream")
 
 
 def _addr(obj, stream):
@@ -42,6 +57,7 @@ def _nbytes(obj):
 def axpy(stream, alpha, x, y, n=None, incx=None, incy=None, dtype=None):
     """y = alpha * x + y. With arrays, n, strides and dtype come from them (1-D, or any
     contiguous shape); with raw addresses pass n, dtype (and incx, incy: default 1)."""
+    stream = _stream_for(stream, "axpy", x, y)
     xs = None if _is_raw(x) else as_device_array(x, stream)
     ys = None if _is_raw(y) else as_device_array(y, stream)
     for name, info in (("x", xs), ("y", ys)):
@@ -82,6 +98,7 @@ def axpy(stream, alpha, x, y, n=None, incx=None, incy=None, dtype=None):
 # --- gemm ----------------------------------------------------------------------------------
 def gemm(stream, desc, A, B, C):
     """gpuopt_gemm with a GemmDesc (column-major, see its fields) and device operands."""
+    stream = _stream_for(stream, "gemm", A, B, C)
     check(lib.gpuopt_gemm(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(A, stream),
                           _addr(B, stream), _addr(C, stream)))
 
@@ -136,6 +153,7 @@ def plan_matmul(a, b, c, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
 def matmul(stream, a, b, out, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
     """out = alpha * a @ b + beta * out for 2-D device arrays (row- or column-major, e.g.
     PyTorch tensors and their .T views); returns out."""
+    stream = _stream_for(stream, "matmul", a, b, out)
     ai, bi, ci = (as_device_array(x, stream) for x in (a, b, out))
     d, first, second = plan_matmul(ai, bi, ci, alpha, beta, compute)
     check(lib.gpuopt_gemm(stream.ctx._h, stream._h, ctypes.byref(d), _vp(first.ptr or None),
@@ -146,6 +164,7 @@ def matmul(stream, a, b, out, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFA
 # --- reduce --------------------------------------------------------------------------------
 def reduce(stream, desc, inp, out):
     """gpuopt_reduce with a ReduceDesc and device operands."""
+    stream = _stream_for(stream, "reduce", inp, out)
     check(lib.gpuopt_reduce(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(inp, stream),
                             _addr(out, stream)))
 
@@ -192,6 +211,7 @@ def plan_reduce(x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC
 def reduce_array(stream, x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC):
     """Reduces device array x ("sum", "min", "max", "argmin", "argmax") into device array out:
     one result, or one per row with rows=True. Returns out."""
+    stream = _stream_for(stream, "reduce_array", x, out)
     xi, oi = as_device_array(x, stream), as_device_array(out, stream)
     d = plan_reduce(xi, oi, op, rows, mode)
     check(lib.gpuopt_reduce(stream.ctx._h, stream._h, ctypes.byref(d), _vp(xi.ptr or None),
@@ -216,6 +236,7 @@ def segmented_sort(stream, desc, keys_in, keys_out, values_in=None, values_out=N
     """gpuopt_segmented_sort with a SegmentedSortDesc; workspace of at least
     segmented_sort_workspace_size() bytes (a Buffer, a device array, or an address with
     workspace_bytes)."""
+    stream = _stream_for(stream, "segmented_sort", keys_in, keys_out)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_segmented_sort(stream.ctx._h, stream._h, ctypes.byref(desc),
                                     _addr(keys_in, stream), _addr(keys_out, stream),
@@ -225,12 +246,14 @@ def segmented_sort(stream, desc, keys_in, keys_out, values_in=None, values_out=N
 
 def stencil(stream, desc, inp, out):
     """gpuopt_stencil with a StencilDesc (set its coefficients with desc.set_coeffs())."""
+    stream = _stream_for(stream, "stencil", inp, out)
     check(lib.gpuopt_stencil(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(inp, stream),
                              _addr(out, stream)))
 
 
 def transpose(stream, desc, A, B):
     """gpuopt_transpose with a TransposeDesc: B = A^T, column-major."""
+    stream = _stream_for(stream, "transpose", A, B)
     check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(A, stream),
                                _addr(B, stream)))
 
@@ -262,6 +285,7 @@ def plan_transpose(x, out):
 def transpose_array(stream, x, out):
     """out = x.T for 2-D device arrays of the same layout (e.g. PyTorch tensors: x (r, c)
     contiguous, out (c, r) contiguous). Returns out."""
+    stream = _stream_for(stream, "transpose_array", x, out)
     xi, oi = as_device_array(x, stream), as_device_array(out, stream)
     d = plan_transpose(xi, oi)
     check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(d), _vp(xi.ptr or None),
@@ -277,6 +301,7 @@ def gdn_workspace_size(ctx, desc, pass_=k.GPUOPT_GDN_FORWARD):
 
 def gdn_forward(stream, desc, x, beta, gamma, y, workspace=None, workspace_bytes=None):
     """gpuopt_gdn_forward with a GdnDesc: y = GDN(x), NCHW f32."""
+    stream = _stream_for(stream, "gdn_forward", x, y)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_gdn_forward(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(x, stream),
                                  _addr(beta, stream), _addr(gamma, stream), _addr(y, stream),
@@ -286,6 +311,7 @@ def gdn_forward(stream, desc, x, beta, gamma, y, workspace=None, workspace_bytes
 def gdn_backward(stream, desc, x, beta, gamma, dy, dx, dbeta, dgamma, workspace=None,
                  workspace_bytes=None):
     """gpuopt_gdn_backward with a GdnDesc: dx, dbeta, dgamma from dy."""
+    stream = _stream_for(stream, "gdn_backward", x, dy)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_gdn_backward(stream.ctx._h, stream._h, ctypes.byref(desc),
                                   _addr(x, stream), _addr(beta, stream), _addr(gamma, stream),

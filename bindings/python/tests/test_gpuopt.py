@@ -202,6 +202,41 @@ class Matmul(unittest.TestCase):
                                _info((3, 4), "C"))
 
 
+class Transpose(unittest.TestCase):
+    def test_every_layout(self):
+        """plan_transpose's descriptor, executed on a model of the memory, gives x.T for x and
+        out both row-major or both column-major (padded too); mixed layouts are refused."""
+        r, c = 3, 5
+        for order, pad in itertools.product("CF", (0, 2)):
+            x = _info((r, c), order, base=0, pad=pad)
+            out = _info((c, r), order, base=100, pad=pad)
+            mem = [float(i) for i in range(200)]
+            d = gpuopt.plan_transpose(x, out)
+            self.assertEqual(d.dtype, gpuopt.GPUOPT_DTYPE_F64)
+            for i in range(d.rows):  # B(j, i) = A(i, j), column-major
+                for j in range(d.cols):
+                    mem[out.ptr + j + i * d.ldb] = mem[x.ptr + i + j * d.lda]
+
+            def get(a, i, j):
+                return mem[a.ptr + i * a.strides[0] + j * a.strides[1]]
+            for i in range(r):
+                for j in range(c):
+                    self.assertEqual(get(out, j, i), get(x, i, j), (order, pad, i, j))
+        with self.assertRaisesRegex(ValueError, "same layout"):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((c, r), "F"))
+        with self.assertRaisesRegex(ValueError, "shape"):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((r, c), "C"))
+        with self.assertRaises(TypeError):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((c, r), "C", gpuopt.GPUOPT_DTYPE_F32))
+
+    def test_no_stream_without_torch_tensors(self):
+        x = _info((3, 5), "C")
+        with self.assertRaisesRegex(ValueError, "gpuopt.transpose_array: stream is None"):
+            gpuopt.transpose_array(None, x, _info((5, 3), "C"))
+        with self.assertRaisesRegex(ValueError, "gpuopt.matmul: stream is None"):
+            gpuopt.matmul(None, x, _info((5, 3), "C"), _info((3, 3), "C"))
+
+
 class Reduce(unittest.TestCase):
     def test_result_types(self):
         k = gpuopt

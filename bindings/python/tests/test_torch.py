@@ -151,6 +151,24 @@ class TorchOps(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "byte array"):  # where dtypes count: refused
             gpuopt.matmul(s, m, m, m)
 
+    def test_descriptor_api_without_stream(self):
+        """The gpuopt functions with stream None and PyTorch tensors run on torch's current
+        stream."""
+        a = torch.randn(100, 60, dtype=torch.float64, device=self.dev)
+        b = torch.randn(60, 30, dtype=torch.float64, device=self.dev)
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            c = torch.empty(100, 30, dtype=torch.float64, device=self.dev)
+            gpuopt.matmul(None, a, b, c)
+            t = torch.empty(30, 100, dtype=torch.float64, device=self.dev)
+            gpuopt.transpose_array(None, c, t)
+            total = torch.empty(1, dtype=torch.float64, device=self.dev)
+            gpuopt.sum(None, t, total)
+        side.synchronize()
+        self.assertLess(_rel(c, a @ b), 1e-12)
+        self.assertTrue(torch.equal(t, c.T))
+        self.assertLess(abs(total.item() - c.sum().item()), 1e-9 * c.abs().sum().item())
+
     def test_stencil(self):
         x = torch.randn(64, 100, dtype=torch.float64, device=self.dev)
         c = [-4.0, 1.0, 1.0, 1.0, 1.0]  # 5-point Laplacian: centre, x -1 +1, y -1 +1
