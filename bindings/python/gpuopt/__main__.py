@@ -10,6 +10,7 @@ gpuopt_variant_info() are questions to a context), so without a device it says w
 """
 import argparse
 import json
+import os
 import sys
 
 import gpuopt
@@ -75,6 +76,10 @@ def _cc(v):
     return "sm_%d+" % v["min_cc"] if v["min_cc"] else "any"
 
 
+def _cuda_version(v):
+    return f"{v // 1000}.{v % 1000 // 10}" if v else "none"
+
+
 def _print(r, out):
     w = out.write
     w(f"gpuopt {r['binding_version']} (library {r['library_version']}, header "
@@ -97,7 +102,8 @@ def _print(r, out):
         w(f"  device {d['device']}: {d['name']}, cc {d['compute_capability']}, {d['sm_count']} "
           f"SMs, {d['total_memory_bytes'] / 2**30:.1f} GiB, L2 {d['l2_cache_bytes'] >> 20} MiB, "
           f"{d['theoretical_bandwidth_gbs']} GB/s, {' '.join(feats) or 'no clusters/TMA'}; "
-          f"driver {d['driver_version']}, runtime {d['runtime_version']}\n")
+          f"driver {_cuda_version(d['driver_version'])}, runtime "
+          f"{_cuda_version(d['runtime_version'])}\n")
     if r["variants"] is None:
         w(f"variants: not listed: {r['no_variants_reason']}\n")
         return
@@ -115,11 +121,15 @@ def main(argv=None):
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     report = collect(args.device)
-    if args.json:
-        json.dump(report, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-    else:
-        _print(report, sys.stdout)
+    try:
+        if args.json:
+            json.dump(report, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+        else:
+            _print(report, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. | head: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -96,15 +96,17 @@ def stream(device=None):
     s = cache.pop(key, None)  # re-inserted last: dicts keep insertion order, oldest first
     if s is None:
         s = context(index).wrap_stream(native)
-        while len(cache) >= _MAX_STREAMS_PER_THREAD:
-            old_key = next(iter(cache))
-            cache.pop(old_key).close()  # synchronizes that stream; this thread's alone
+        # closing synchronizes the evicted stream (this thread's alone), illegal while capturing
+        while len(cache) >= _MAX_STREAMS_PER_THREAD and \
+                not torch.cuda.is_current_stream_capturing():
+            cache.pop(next(iter(cache))).close()
     cache[key] = s
     return s
 
 
 def close_streams():
-    """Closes every cached stream wrapper and context (at exit, or to release them early)."""
+    """Closes every cached stream wrapper and context: registered with atexit; call it earlier
+    only while no thread runs gpuopt.torch operations (they are made anew on next use)."""
     with _lock:
         caches, contexts = list(_thread_caches), list(_contexts.values())
         _contexts.clear()

@@ -117,6 +117,43 @@ class Errors(unittest.TestCase):
             gpuopt.GemmDesc(not_a_field=1)
 
 
+class Main(unittest.TestCase):
+    """python -m gpuopt: the report without a device here, and its printing of devices and
+    variants from made-up ones (the device path is what a GPU machine prints)."""
+
+    def test_report_and_printing(self):
+        import io
+        from gpuopt import __main__ as m
+        r = m.collect()
+        self.assertEqual(r["library_version"], gpuopt.version_string())
+        self.assertEqual(r["device_count"], len(r["devices"]))
+        if r["variants"] is None:
+            self.assertIn("gpuopt_context_create", r["no_variants_reason"])
+
+        class FakeContext:
+            def variants(self, op):
+                return [gpuopt.VariantInfo(name=b"naive", technique=b"one thread per element",
+                                           min_cc=75, available=1, dtype_mask=0b11),
+                        gpuopt.VariantInfo(name=b"sm90_tma", technique=b"TMA loads", min_cc=90,
+                                           exact_cc=90, available=0, dtype_mask=1 << 3)]
+        info = gpuopt.DeviceInfo(device=0, name=b"Made-up GPU", cc_major=9, cc_minor=0,
+                                 sm_count=132, total_memory=80 << 30, l2_cache_bytes=50 << 20,
+                                 supports_clusters=1, supports_tma=1, driver_version=13000,
+                                 runtime_version=13000, theoretical_bandwidth_gbs=3352.0)
+        r.update(device_count=1, devices=[m._device(info)], variants=m._variants(FakeContext()))
+        out = io.StringIO()
+        m._print(r, out)
+        text = out.getvalue()
+        self.assertIn("device 0: Made-up GPU, cc 9.0, 132 SMs, 80.0 GiB, L2 50 MiB, 3352.0 GB/s, "
+                      "clusters TMA; driver 13.0, runtime 13.0", text)
+        self.assertIn("  gemm:\n    + naive", text)
+        self.assertIn("sm_75+", text)
+        self.assertIn("- sm90_tma                 sm_90a only   bf16: TMA loads", text)
+        self.assertIn("f32,f64: one thread per element", text)
+        self.assertEqual(len(r["variants"]),  # every op of gpuopt_op_t
+                         len([n for n in vars(gpuopt) if n.startswith("GPUOPT_OP_")]))
+
+
 class Layout(unittest.TestCase):
     def test_structs_match_the_c_compiler(self):
         dump = os.environ.get("GPUOPT_LAYOUT_DUMP")
