@@ -15,3 +15,13 @@ if(NOT _gpuopt_ptx STREQUAL "")
 endif()
 set(GPUOPT_CMAKE_CUDA_ARCHITECTURES "${_gpuopt_archs}")
 message(STATUS "gpuopt CUDA architectures: ${GPUOPT_CMAKE_CUDA_ARCHITECTURES}")
+
+# The lowest compute capability the build runs on (its lowest SASS target: PTX is only added for
+# the highest one), as major * 10 + minor, for the no-device message.
+set(GPUOPT_MIN_CC "")
+foreach(_a IN LISTS GPUOPT_CUDA_ARCHITECTURES)
+  string(REGEX REPLACE "[af]$" "" _generic "${_a}")
+  if(GPUOPT_MIN_CC STREQUAL "" OR _generic LESS GPUOPT_MIN_CC)
+    set(GPUOPT_MIN_CC "${_generic}")
+  endif()
+endforeach()

@@ -14,6 +14,7 @@ from ._arrays import DeviceArray, DeviceArrayInfo, as_device_array, dtype_code
 from ._core import Buffer, Context, Graph, Stream, device_count, device_info
 from ._errors import GpuoptError, NoDeviceError, last_error_message, status_name
 from ._lib import lib, path as library_path
+from ._log import get_log_level, set_log_callback, set_log_level
 from ._ops import (axpy, gdn_backward, gdn_forward, gdn_workspace_size, gemm, matmul,
                    plan_matmul, plan_reduce, plan_transpose, reduce, reduce_array,
                    reduce_result_dtype, segmented_sort, segmented_sort_workspace_size, stencil,

@@ -28,6 +28,8 @@ _psize = ctypes.POINTER(ctypes.c_size_t)
 _pp = ctypes.POINTER(ctypes.c_void_p)
 _pstr = ctypes.POINTER(ctypes.c_char_p)
 _S = ctypes.c_int  # gpuopt_status_t
+#: gpuopt_log_fn: void (*)(gpuopt_log_level_t level, const char* message, void* user)
+LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
 
 
 def _ptr(struct):
@@ -41,6 +43,10 @@ _PROTOTYPES = {
     "gpuopt_version_string": (_str, []),
     "gpuopt_status_name": (_str, [_int]),
     "gpuopt_last_error_message": (_S, [ctypes.c_char_p, _size, _psize]),
+    # logging
+    "gpuopt_set_log_callback": (_S, [_p, _p]),  # a LOG_FN thunk as void* (None: NULL)
+    "gpuopt_set_log_level": (_S, [_int]),
+    "gpuopt_get_log_level": (_S, [_pint]),
     # devices
     "gpuopt_device_count": (_S, [_pint]),
     "gpuopt_device_info": (_S, [_int, _ptr(t.DeviceInfo)]),

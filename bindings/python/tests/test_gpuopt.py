@@ -63,6 +63,41 @@ class NoDevice(unittest.TestCase):
         self.assertGreaterEqual(gpuopt.device_count(), 0)
 
 
+class Logging(unittest.TestCase):
+    def tearDown(self):
+        gpuopt.set_log_callback(None)
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_OFF)
+
+    def test_level_round_trips_and_bad_level_fails(self):
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_DEBUG)
+        self.assertEqual(gpuopt.get_log_level(), gpuopt.GPUOPT_LOG_DEBUG)
+        with self.assertRaises(gpuopt.GpuoptError) as cm:
+            gpuopt.set_log_level(7)
+        self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_ARGUMENT)
+        self.assertIn("gpuopt_set_log_level", cm.exception.message)
+        self.assertEqual(gpuopt.get_log_level(), gpuopt.GPUOPT_LOG_DEBUG)
+
+    def test_callback_receives_the_context_line(self):
+        """A context created (device) or refused (no device, with the reason) logs one line at
+        GPUOPT_LOG_INFO; the callback gets it instead of stderr, and nothing after None."""
+        lines = []
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_INFO)
+        gpuopt.set_log_callback(lambda level, message: lines.append((level, message)))
+        try:
+            gpuopt.Context(0).close()
+        except gpuopt.NoDeviceError:
+            pass
+        self.assertTrue(any(level == gpuopt.GPUOPT_LOG_INFO and "context" in message
+                            for level, message in lines), lines)
+        gpuopt.set_log_callback(None)
+        seen = len(lines)
+        try:
+            gpuopt.Context(0).close()
+        except gpuopt.NoDeviceError:
+            pass
+        self.assertEqual(len(lines), seen)
+
+
 class Errors(unittest.TestCase):
     def test_null_handles(self):
         lib = gpuopt.lib
