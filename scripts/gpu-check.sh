@@ -418,8 +418,8 @@ else
       merge_args=()
       [ -n "$BENCH_PRESET_SECONDS" ] &&
         merge_args+=(--bench-preset-seconds "$BENCH_PRESET_SECONDS" --cores "$JOBS")
-      [ -s bench/results/ci-build.json ] && merge_args+=(--ci bench/results/ci-build.json)
-      [ -s bench/results/library-size.json ] && merge_args+=(--size bench/results/library-size.json)
+      [ -s bench/results/build/ci-build.json ] && merge_args+=(--ci bench/results/build/ci-build.json)
+      [ -s bench/results/build/library-size.json ] && merge_args+=(--size bench/results/build/library-size.json)
       ((${#merge_args[@]})) && python3 scripts/build_info.py merge "$OUT/bench.json" "${merge_args[@]}" >>"$OUT/bench.log" 2>&1
     fi
   fi

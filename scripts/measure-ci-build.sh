@@ -3,12 +3,12 @@
 # a fresh clone of HEAD, `cmake --workflow --preset test` (configure, build everything with
 # warnings as errors and the docs, run every test but the benchmarks), no compiler cache.
 # Writes {"seconds", "cores", "git", "note"} to OUT_JSON (default
-# bench/results/ci-build.json), which scripts/build_info.py merges into a device's bench JSON
+# bench/results/build/ci-build.json), which scripts/build_info.py merges into a device's bench JSON
 # as the bar "build from scratch, test workflow, <cores> cores: s". Run it on a machine that
 # is otherwise idle: the figure is wall time.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT_JSON="${1:-$ROOT/bench/results/ci-build.json}"
+OUT_JSON="${1:-$ROOT/bench/results/build/ci-build.json}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 git clone -q "$ROOT" "$WORK/src"
