@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, size_t, size_t);
+#include "blas_prototypes.h"
 
 static int driver_mapped(void) {
   FILE* f = fopen("/proc/self/maps", "r");

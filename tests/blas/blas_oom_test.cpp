@@ -8,13 +8,7 @@
 #include <cmath>
 #include <vector>
 
-extern "C" {
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, size_t, size_t);
-void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, double*, const int*, size_t, size_t);
-}
+#include "blas_prototypes.h"
 
 namespace {
 

@@ -10,26 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, size_t, size_t);
-void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*,
-            const float*, const int*, const float*, const int*, const float*, float*, const int*,
-            size_t, size_t);
-void dsymm_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, const int*, const double*, double*, const int*, size_t,
-            size_t);
-void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, double*, const int*, size_t, size_t);
-void dsyr2k_(const char*, const char*, const int*, const int*, const double*, const double*,
-             const int*, const double*, const int*, const double*, double*, const int*, size_t,
-             size_t);
-void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, size_t, size_t, size_t,
-            size_t);
-void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, size_t, size_t, size_t,
-            size_t);
+#include "blas_prototypes.h"
+
 void dgemm(const char*, const char*, const int*, const int*, const int*, const double*,
            const double*, const int*, const double*, const int*, const double*, double*, const int*,
            size_t, size_t);
