@@ -107,9 +107,16 @@ gpuopt_host_tiled::Pipeline* Engine::pipeline(std::string* why) {
   std::string err;
   pipe_ = gpuopt_host_tiled::Pipeline::create(devices, gpuopt_host_tiled::Options(), &err);
   if (!pipe_) {
-    *why = "GPU setup failed: " + err;  // retried by the next call (memory may be free by then)
+    // Retried by later calls (memory may be free by then), up to kMaxSetupFailures in a row.
+    if (++setup_failures_ >= kMaxSetupFailures) {
+      permanent_failure_ = true;
+      permanent_reason_ = "GPU setup failed " + std::to_string(setup_failures_) +
+                          " times in a row, the GPU is no longer tried: " + err;
+    }
+    *why = "GPU setup failed: " + err;
     return nullptr;
   }
+  setup_failures_ = 0;
   if (!measured_) {
     bool ok = pipe_->measure(GPUOPT_DTYPE_F64, &rates_.link, &rates_.gpu[1], &err) &&
               pipe_->measure(GPUOPT_DTYPE_F32, &rates_.link, &rates_.gpu[0], &err);

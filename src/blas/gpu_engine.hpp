@@ -55,6 +55,8 @@ class Engine {
   Engine() = default;
   std::mutex mutex_;
   std::unique_ptr<gpuopt_host_tiled::Pipeline> pipe_;
+  static constexpr int kMaxSetupFailures = 8;
+  int setup_failures_ = 0;
   bool permanent_failure_ = false;
   std::string permanent_reason_;
   bool measured_ = false;

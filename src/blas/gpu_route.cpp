@@ -48,6 +48,13 @@ Route route(double flops, const Operand* ops, int nops, size_t elem) {
   std::string why;
   gpuopt_host_tiled::Pipeline* p = e.pipeline(&why);
   if (!p) {
+    // Operands in device memory cannot go to the CPU BLAS as they are: the GPU side copies them.
+    for (int i = 0; i < nops; ++i)
+      if (classify(ops[i].ptr).mem == Mem::kDevice) {
+        r.gpu = true;
+        r.why = why + "; operands in device memory, computed on the CPU through host copies";
+        return r;
+      }
     r.why = why;
     return r;
   }
