@@ -353,6 +353,14 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   sh.inject_tile = inject_tile_;
   inject_tile_ = -1;
   if (r.tiles == 0) return r;
+  if (call.k <= 0) {  // nothing to multiply: C = beta C is the CPU's (no copy is worth it)
+    for (int64_t t = 0; t < r.tiles; ++t) {
+      const int64_t i0 = (t % sh.tiles_m) * sh.tile, j0 = (t / sh.tiles_m) * sh.tile;
+      cpu_tile(call, i0, j0, std::min(sh.tile, call.m - i0), std::min(sh.tile, call.n - j0));
+    }
+    r.cpu_tiles = r.tiles;
+    return r;
+  }
   const size_t nworkers = std::min(workers_.size(), static_cast<size_t>(r.tiles));
   std::vector<std::string> errors(nworkers);
   if (nworkers == 1) {

@@ -57,7 +57,8 @@ struct Call {
   Memory a_mem = Memory::kHost, b_mem = Memory::kHost, c_mem = Memory::kHost;
 };
 
-/** The CPU's share after a failure: C[i0:i0+rows, j0:j0+cols] of @p call, on the CPU. */
+/** The CPU's share: C[i0:i0+rows, j0:j0+cols] of @p call, on the CPU. Called for the tiles a
+ *  failure left unwritten, and for every tile of a call with k = 0 (C = beta C). */
 using CpuTile =
     std::function<void(const Call& call, int64_t i0, int64_t j0, int64_t rows, int64_t cols)>;
 
