@@ -335,7 +335,9 @@ TEST(Blas, OtherLevel3RoutinesMatchTheCpuBlas) {
   const int m = 530, n = 470, ld = 540;
   const double alpha = 0.75, beta = 0.5;
   auto A = fill(static_cast<size_t>(ld) * ld, 1), B = fill(static_cast<size_t>(ld) * ld, 2);
-  for (int i = 0; i < ld; ++i) A[i + static_cast<size_t>(i) * ld] += ld;  // solvable triangles
+  // Well-conditioned triangles, unit diagonal or not: small off-diagonal entries.
+  for (double& a : A) a /= ld;
+  for (int i = 0; i < ld; ++i) A[i + static_cast<size_t>(i) * ld] += 1;
   for (const char* su : {"LU", "LL", "RU", "RL"}) {
     auto C = fill(static_cast<size_t>(ld) * n, 3), R = C;
     dsymm_(&su[0], &su[1], &m, &n, &alpha, A.data(), &ld, B.data(), &ld, &beta, C.data(), &ld, 1,
@@ -376,7 +378,8 @@ TEST(Blas, TrsmOnDevicePointers) {
   if (!ctrsm) GTEST_SKIP() << "no CPU BLAS to compare with";
   const int m = 400, n = 300;
   auto A = fill(static_cast<size_t>(m) * m, 1), X = fill(static_cast<size_t>(m) * n, 2), R = X;
-  for (int i = 0; i < m; ++i) A[i + static_cast<size_t>(i) * m] += m;
+  for (double& a : A) a /= m;
+  for (int i = 0; i < m; ++i) A[i + static_cast<size_t>(i) * m] += 1;
   double *dA, *dX, alpha = 1.5;
   ASSERT_EQ(cudaMalloc(&dA, A.size() * 8), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&dX, X.size() * 8), cudaSuccess);
