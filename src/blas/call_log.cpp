@@ -6,6 +6,8 @@
 
 namespace gpuopt_blas {
 
+bool logging() { return config().log; }
+
 void log_call(const char* routine, const std::string& shape, bool gpu, const std::string& why) {
   const Config& c = config();
   if (!c.log) return;

@@ -5,6 +5,9 @@
 
 namespace gpuopt_blas {
 
+/** True when GPUOPT_BLAS_LOG asks for the lines (callers skip formatting them otherwise). */
+bool logging();
+
 /** Writes "gpuopt_blas: <routine> <shape> [gpu|cpu] <why>" when logging is on. */
 void log_call(const char* routine, const std::string& shape, bool gpu, const std::string& why);
 

@@ -26,6 +26,9 @@ const char* const kCandidates[] = {
     "/usr/lib64/libopenblas.so.0",
     "/usr/lib/libopenblas.so.0",
     "/usr/lib64/libblas.so.3",
+    // The alternatives' link itself (skipped when it points at gpuopt_blas).
+    "/usr/lib/x86_64-linux-gnu/libblas.so.3",
+    "/usr/lib/libblas.so.3",
 };
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;

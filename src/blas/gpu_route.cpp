@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "call_log.hpp"
 #include "config.hpp"
 #include "gpu.hpp"
 #include "gpu_engine.hpp"
@@ -40,7 +41,7 @@ Route route(double flops, const Operand* ops, int nops, size_t elem) {
     return r;
   }
   if (c.force != Force::kGpu && flops < kSmallFlops) {
-    r.why = fmt("small (%.3g MFLOP): the CPU is faster", flops * 1e-6);
+    if (logging()) r.why = fmt("small (%.3g MFLOP): the CPU is faster", flops * 1e-6);
     return r;
   }
   Engine& e = Engine::get();
@@ -89,7 +90,8 @@ Route route(double flops, const Operand* ops, int nops, size_t elem) {
   const double t_gpu = bytes / (rt.link * ndev) + flops / (rt.gpu[prec] * ndev) + kGpuOverhead;
   const double t_cpu = flops / rt.cpu[prec];
   r.gpu = t_gpu < t_cpu;
-  r.why = fmt("model: GPU %.3g ms", t_gpu * 1e3) + fmt(" vs CPU %.3g ms", t_cpu * 1e3);
+  if (logging())
+    r.why = fmt("model: GPU %.3g ms", t_gpu * 1e3) + fmt(" vs CPU %.3g ms", t_cpu * 1e3);
   return r;
 }
 

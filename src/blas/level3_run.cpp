@@ -10,11 +10,17 @@
 namespace gpuopt_blas {
 namespace {
 
-std::string shape(const char* fmt, long a, long b, long c = 0) {
-  char buf[160];
-  snprintf(buf, sizeof buf, fmt, a, b, c);
-  return buf;
-}
+// A call's shape for the log line, formatted only when logging is on.
+struct Dims {
+  std::string flags;  // the character arguments, "NT"
+  const char* fmt;    // " m=%ld n=%ld k=%ld"
+  long a, b, c;
+  std::string str() const {
+    char buf[160];
+    snprintf(buf, sizeof buf, fmt, a, b, c);
+    return flags + buf;
+  }
+};
 
 // C(m x n) = beta * C without reading C when beta = 0 (alpha = 0 or k = 0).
 template <class T>
@@ -44,18 +50,18 @@ void scale_triangle(char uplo, int n, T beta, T* C, int ldc) {
 // Routes, logs, runs on the GPU when routed there and redoes the call on the CPU when the GPU
 // fails. @p gpu_call returns false (with its reason) on failure; @p cpu_call runs on the CPU.
 template <class Gpu, class CpuCall>
-void dispatch(const char* routine, const std::string& dims, double flops, const gpu::Operand* ops,
+void dispatch(const char* routine, const Dims& dims, double flops, const gpu::Operand* ops,
               int nops, size_t elem, Gpu gpu_call, CpuCall cpu_call) {
   gpu::Route r = gpu::route(flops, ops, nops, elem);
   if (r.gpu) {
     std::string why;
     if (gpu_call(&why)) {
-      log_call(routine, dims, true, why.empty() ? r.why : r.why + "; " + why);
+      if (logging()) log_call(routine, dims.str(), true, why.empty() ? r.why : r.why + "; " + why);
       return;
     }
-    log_call(routine, dims, false, "GPU failed, redone on the CPU: " + why);
+    if (logging()) log_call(routine, dims.str(), false, "GPU failed, redone on the CPU: " + why);
   } else {
-    log_call(routine, dims, false, r.why);
+    if (logging()) log_call(routine, dims.str(), false, r.why);
   }
   cpu_call();
 }
@@ -76,8 +82,7 @@ void run_gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int ld
                          {B, nb ? k : n, nb ? n : k, ldb, true, false},
                          {C, m, n, ldc, beta != T(0), true}};
   dispatch(
-      name, std::string() + ta + tb + shape(" m=%ld n=%ld k=%ld", m, n, k), 2.0 * m * n * k, ops, 3,
-      sizeof(T),
+      name, Dims{{ta, tb}, " m=%ld n=%ld k=%ld", m, n, k}, 2.0 * m * n * k, ops, 3, sizeof(T),
       [&](std::string* why) {
         return gpu::gemm<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
       },
@@ -97,7 +102,7 @@ void run_symm(char side, char uplo, int m, int n, T alpha, const T* A, int lda, 
   gpu::Operand ops[3] = {{A, na, na, lda, true, false},
                          {B, m, n, ldb, true, false},
                          {C, m, n, ldc, beta != T(0), true}};
-  std::string dims = std::string() + side + uplo + shape(" m=%ld n=%ld", m, n);
+  Dims dims{{side, uplo}, " m=%ld n=%ld", m, n, 0};
   dispatch(
       name, dims, 2.0 * m * n * na, ops, 3, sizeof(T),
       [&](std::string* why) {
@@ -118,7 +123,7 @@ void run_syrk(char uplo, char trans, int n, int k, T alpha, const T* A, int lda,
   bool nt = trans == 'N';
   gpu::Operand ops[2] = {{A, nt ? n : k, nt ? k : n, lda, true, false},
                          {C, n, n, ldc, beta != T(0), true}};
-  std::string dims = std::string() + uplo + trans + shape(" n=%ld k=%ld", n, k);
+  Dims dims{{uplo, trans}, " n=%ld k=%ld", n, k, 0};
   dispatch(
       name, dims, 1.0 * n * n * k, ops, 2, sizeof(T),
       [&](std::string* why) {
@@ -140,7 +145,7 @@ void run_syr2k(char uplo, char trans, int n, int k, T alpha, const T* A, int lda
   gpu::Operand ops[3] = {{A, nt ? n : k, nt ? k : n, lda, true, false},
                          {B, nt ? n : k, nt ? k : n, ldb, true, false},
                          {C, n, n, ldc, beta != T(0), true}};
-  std::string dims = std::string() + uplo + trans + shape(" n=%ld k=%ld", n, k);
+  Dims dims{{uplo, trans}, " n=%ld k=%ld", n, k, 0};
   dispatch(
       name, dims, 2.0 * n * n * k, ops, 3, sizeof(T),
       [&](std::string* why) {
@@ -161,7 +166,7 @@ void run_triangular(bool solve, char side, char uplo, char ta, char diag, int m,
   const char name[] = {blas_prefix<T>(), 't', 'r', solve ? 's' : 'm', 'm', 0};
   int na = side == 'L' ? m : n;
   gpu::Operand ops[2] = {{A, na, na, lda, true, false}, {B, m, n, ldb, true, true}};
-  std::string dims = std::string() + side + uplo + ta + diag + shape(" m=%ld n=%ld", m, n);
+  Dims dims{{side, uplo, ta, diag}, " m=%ld n=%ld", m, n, 0};
   dispatch(
       name, dims, 1.0 * m * n * na, ops, 2, sizeof(T),
       [&](std::string* why) {
