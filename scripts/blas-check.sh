@@ -58,7 +58,7 @@ ngpu=$(nvidia-smi -L | grep -c '^GPU')
 if [[ $phase == all || $phase == build ]]; then
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUOPT_CUDA_ARCHITECTURES=90a \
   -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_BINDINGS=OFF -DGPUOPT_BUILD_EXAMPLES=OFF \
-  -DGPUOPT_BUILD_STATIC=OFF -DGPUOPT_BLAS_TESTER_DIR="$testers" >"$out/configure.log" 2>&1 ||
+  -DGPUOPT_BUILD_STATIC=OFF -DGPUOPT_BUILD_RUST=OFF -DGPUOPT_BLAS_TESTER_DIR="$testers" >"$out/configure.log" 2>&1 ||
   { tail -n 30 "$out/configure.log"; exit 1; }
 ninja -C "$build" gpuopt_blas gpuopt_libblas gpuopt_blas_gpu_tests gpuopt_blas_oom_test \
   gpuopt_blas_semantics_test gpuopt_blas_no_cuda_test gpuopt-blas-bench >"$out/build.log" 2>&1 ||
@@ -89,7 +89,7 @@ if [[ ${SKIP_TESTS:-0} != 1 && ($phase == all || $phase == test) ]]; then
       env "${env[@]}" GPUOPT_BLAS_LOG=1 "$exe" "$out/$prog.$form.bin" >/dev/null \
         2>"$out/$prog.$form.log" || fail "$prog ($form)"
       grep -q '\[gpu\]' "$out/$prog.$form.log" || fail "$prog ($form): no call ran on the GPU"
-      cmp=$("$carry/bin/dgemm_c" compare "$out/$prog.cpu.bin" "$out/$prog.$form.bin") ||
+      cmp=$(LD_LIBRARY_PATH=$openblas_dir "$carry/bin/dgemm_c" compare "$out/$prog.cpu.bin" "$out/$prog.$form.bin") ||
         fail "$prog ($form): results differ from the CPU BLAS: $cmp"
       echo "$prog ($form): $(grep -c '\[gpu\]' "$out/$prog.$form.log") calls on the GPU; $cmp" |
         tee -a "$out/summary.txt"
@@ -115,7 +115,8 @@ EOF
   mkdir -p "$r"
   "$bench" measure --impl cpu --lib "$GPUOPT_BLAS_CPU_LIB" --sizes 256,1024,4096,8192 \
     >"$r/cpu.txt" 2>"$r/cpu.err" || fail "bench cpu"
-  NVBLAS_CONFIG_FILE=$conf LD_PRELOAD=$nvblas "$bench" measure --impl nvblas \
+  NVBLAS_CONFIG_FILE=$conf LD_PRELOAD=$nvblas LD_LIBRARY_PATH=$(dirname "$nvblas") \
+    "$bench" measure --impl nvblas \
     --lib "$GPUOPT_BLAS_CPU_LIB" --sizes $sizes >"$r/nvblas.txt" 2>"$r/nvblas.err" ||
     fail "bench nvblas"
   LD_PRELOAD=$preload "$bench" measure --impl gpuopt --sizes $sizes \
