@@ -2,6 +2,7 @@
 // flops at the GPU rate take less time than its flops at the CPU rate (rates measured once, at
 // the first call big enough to ask). Small calls are answered without touching CUDA.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdio.h>
 
 #include <cmath>
@@ -27,17 +28,40 @@ std::string fmt(const char* f, double a, double b = 0) {
   return buf;
 }
 
+// True when the CUDA driver is loaded in this process (by the program or by an earlier GPU call):
+// only then can an operand be in device memory. Asking loads nothing.
+bool driver_loaded() {
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!h) return false;
+  dlclose(h);  // drops the reference RTLD_NOLOAD took
+  return true;
+}
+
+bool any_in_device_memory(const Operand* ops, int nops) {
+  if (!driver_loaded()) return false;
+  for (int i = 0; i < nops; ++i)
+    if (classify(ops[i].ptr).mem == Mem::kDevice) return true;
+  return false;
+}
+
 }  // namespace
 
 Route route(double flops, const Operand* ops, int nops, size_t elem) {
   const Config& c = config();
   Route r;
-  if (c.force == Force::kCpu) {
-    r.why = "GPUOPT_BLAS_FORCE=cpu";
-    return r;
-  }
   if (forked_child()) {
     r.why = "in a child after fork(): CPU only";
+    return r;
+  }
+  // A CPU BLAS cannot read device memory: such calls take the GPU path whatever their size or
+  // GPUOPT_BLAS_FORCE (it computes on host copies when no GPU can run them).
+  if ((c.force == Force::kCpu || flops < kSmallFlops) && any_in_device_memory(ops, nops)) {
+    r.gpu = true;
+    r.why = "operands in device memory";
+    return r;
+  }
+  if (c.force == Force::kCpu) {
+    r.why = "GPUOPT_BLAS_FORCE=cpu";
     return r;
   }
   if (c.force != Force::kGpu && flops < kSmallFlops) {

@@ -312,6 +312,30 @@ TEST(Blas, DevicePointersInPlace) {
   }
 }
 
+// A small call (under the routing's size floor) on device memory: never handed to the CPU BLAS.
+TEST(Blas, SmallDevicePointers) {
+  SKIP_WITHOUT_GPU();
+  const int n = 8;
+  std::vector<double> A(64), B(64), C(64, 1.0);
+  for (int i = 0; i < 64; ++i) {
+    A[static_cast<size_t>(i)] = i;
+    B[static_cast<size_t>(i)] = 1;
+  }
+  double *dA, *dB, *dC, one = 1, zero = 0;
+  ASSERT_EQ(cudaMalloc(&dA, 512), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dB, 512), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dC, 512), cudaSuccess);
+  cudaMemcpy(dA, A.data(), 512, cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B.data(), 512, cudaMemcpyHostToDevice);
+  dgemm_("N", "N", &n, &n, &n, &one, dA, &n, dB, &n, &zero, dC, &n, 1, 1);
+  cudaMemcpy(C.data(), dC, 512, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) EXPECT_EQ(C[static_cast<size_t>(i + 8 * j)], 8.0 * i + 224);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+}
+
 using Symm = void (*)(const char*, const char*, const int*, const int*, const double*,
                       const double*, const int*, const double*, const int*, const double*, double*,
                       const int*, size_t, size_t);
