@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "call_log.hpp"
@@ -31,9 +32,12 @@ std::string fmt(const char* f, double a, double b = 0) {
 // True when the CUDA driver is loaded in this process (by the program or by an earlier GPU call):
 // only then can an operand be in device memory. Asking loads nothing.
 bool driver_loaded() {
+  static std::atomic<bool> loaded{false};  // once loaded, the driver stays
+  if (loaded.load(std::memory_order_relaxed)) return true;
   void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
   if (!h) return false;
   dlclose(h);  // drops the reference RTLD_NOLOAD took
+  loaded = true;
   return true;
 }
 
