@@ -320,6 +320,10 @@ else
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py
   SKIP77="no PyTorch or no device" step "bindings python time" "$BLOG" \
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py --time
+  # gpuopt.torch (operators, current stream, torch.compile, GDN autograd) with the Python that
+  # has PyTorch (ctest's python_torch_tests uses CMake's python3, which may lack it)
+  SKIP77="no PyTorch or no device" step "bindings python torch" "$BLOG" \
+    "${BENV[@]}" "${PYTHON:-python3}" bindings/python/tests/test_torch.py -v
   for lang in fortran rust; do
     exe="$BIN_DIR/example_${lang}_gemm_reduce"
     if [ -x "$exe" ]; then

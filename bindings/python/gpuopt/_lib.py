@@ -2,8 +2,9 @@
 
 Where the library comes from, first match wins:
   1. the path in the environment variable GPUOPT_LIBRARY;
-  2. libgpuopt.so.0 / libgpuopt.so next to this package, or in <prefix>/lib (or lib64) when the
-     package is the installed one, <prefix>/share/gpuopt/python/gpuopt;
+  2. libgpuopt.so.0 / libgpuopt.so inside this package (where ``pip install`` puts the copy the
+     wheel carries: pyproject.toml), or in <prefix>/lib (or lib64) when the package is the one
+     ``cmake --install`` put in <prefix>/share/gpuopt/python/gpuopt;
   3. ctypes.util.find_library("gpuopt") and then "libgpuopt.so.0" through the loader's search path
      (LD_LIBRARY_PATH, the ldconfig cache).
 
