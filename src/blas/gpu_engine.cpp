@@ -41,6 +41,17 @@ double cpu_rate() {
 
 }  // namespace
 
+DeviceScope::DeviceScope() {
+  if (cudaGetDevice(&device_) != cudaSuccess) {
+    cudaGetLastError();
+    device_ = -1;
+  }
+}
+
+DeviceScope::~DeviceScope() {
+  if (device_ >= 0) cudaSetDevice(device_);
+}
+
 bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
 
 Where classify(const void* p) {

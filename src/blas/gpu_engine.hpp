@@ -65,6 +65,19 @@ class Engine {
   bool warned_ = false;
 };
 
+/** Keeps the calling thread's current CUDA device across gpuopt_blas's GPU work: a program's
+ *  cudaSetDevice() choice is its own, whatever device the BLAS call ran on. */
+class DeviceScope {
+ public:
+  DeviceScope();
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int device_ = -1;
+};
+
 /** True in a child process after fork() from a process that used the GPU: it runs on the CPU. */
 bool forked_child();
 

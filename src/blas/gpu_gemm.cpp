@@ -47,6 +47,7 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
   const char* routine = sizeof(T) == 8 ? "dgemm" : "sgemm";
   Engine& e = Engine::get();
   std::lock_guard<std::mutex> lock(e.mutex());
+  DeviceScope keep_device;
   gpuopt_host_tiled::Pipeline* p = e.pipeline(why);
   gpuopt_host_tiled::Call c;
   c.dtype = sizeof(T) == 8 ? GPUOPT_DTYPE_F64 : GPUOPT_DTYPE_F32;

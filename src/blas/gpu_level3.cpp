@@ -39,6 +39,7 @@ bool run(const char* routine, std::vector<Mat> mats, GpuRun gpu_run, CpuRun cpu_
          std::string* why) {
   Engine& e = Engine::get();
   std::lock_guard<std::mutex> lock(e.mutex());
+  DeviceScope keep_device;
   gpuopt_host_tiled::Pipeline* p = e.pipeline(why);
   bool all_device = true, any_device = false;
   int device = -1;

@@ -74,6 +74,7 @@ Route route(double flops, const Operand* ops, int nops, size_t elem) {
   }
   Engine& e = Engine::get();
   std::lock_guard<std::mutex> lock(e.mutex());
+  DeviceScope keep_device;
   std::string why;
   gpuopt_host_tiled::Pipeline* p = e.pipeline(&why);
   if (!p) {

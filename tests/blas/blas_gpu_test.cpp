@@ -417,6 +417,23 @@ TEST(Blas, TrsmOnDevicePointers) {
   cudaFree(dX);
 }
 
+TEST(Blas, KeepsTheCallersCurrentDevice) {
+  SKIP_WITHOUT_GPU();
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  if (count < 2) GTEST_SKIP() << "needs two GPUs";
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  const int m = 600, n = 600, k = 600;  // host arrays: the pipeline starts on device 0
+  std::vector<double> A(static_cast<size_t>(m) * k, 1), B(A), C(A);
+  double one = 1, zero = 0;
+  dgemm_("N", "N", &m, &n, &k, &one, A.data(), &m, B.data(), &k, &zero, C.data(), &m, 1, 1);
+  int now = -1;
+  cudaGetDevice(&now);
+  EXPECT_EQ(now, 1);
+  EXPECT_EQ(C[0], 600.0);
+  cudaSetDevice(0);
+}
+
 void one_gemm(int seed, double* worst) {
   const int m = 480, n = 400, k = 350;
   auto A = fill(static_cast<size_t>(m) * k, seed), B = fill(static_cast<size_t>(k) * n, seed + 1),
