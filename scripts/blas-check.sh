@@ -54,8 +54,9 @@ echo "CPU BLAS: $GPUOPT_BLAS_CPU_LIB" | tee -a "$out/summary.txt"
 nvidia-smi -L | tee -a "$out/summary.txt"
 ngpu=$(nvidia-smi -L | grep -c '^GPU')
 
-# --- build only what is needed
-if [[ $phase == all || $phase == build ]]; then
+# --- build only what is needed (also for test/bench when the build is not there: a machine that
+# went back between commands starts bare)
+if [[ $phase == all || $phase == build || ! -x $build/bench/blas/gpuopt-blas-bench ]]; then
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUOPT_CUDA_ARCHITECTURES=90a \
   -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_BINDINGS=OFF -DGPUOPT_BUILD_EXAMPLES=OFF \
   -DGPUOPT_BUILD_STATIC=OFF -DGPUOPT_BUILD_RUST=OFF -DGPUOPT_BLAS_TESTER_DIR="$testers" >"$out/configure.log" 2>&1 ||
