@@ -27,6 +27,8 @@ final=${OUT:-$root/blas-check-out}
 build=${BUILD_DIR:-build/blas-check}
 out=$root/$build/check-work
 mkdir -p "$final" "$out"
+# summary.txt gathers the phases of one check: a build (or all) starts it afresh.
+if [[ $phase == all || $phase == build ]]; then : >"$out/summary.txt"; fi
 status=0
 fail() {
   echo "FAILED: $*" | tee -a "$out/summary.txt"
@@ -74,7 +76,7 @@ bench=$build/bench/blas/gpuopt-blas-bench
 if [[ ${SKIP_TESTS:-0} != 1 && ($phase == all || $phase == test) ]]; then
   (cd "$build" && BLAS_TESTER_DIR=$testers ctest -R '^blas\.' --output-on-failure) \
     >"$out/ctest.log" 2>&1 || fail "ctest (see ctest.log)"
-  grep -E "tests passed|tests failed|Skipped|Failed" "$out/ctest.log" | tee -a "$out/summary.txt"
+  grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)" "$out/ctest.log" | tee -a "$out/summary.txt"
 
   # --- 2. the unchanged programs
   for prog in dgemm_c dgemm_f; do
