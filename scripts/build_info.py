@@ -15,6 +15,9 @@
         "library size, portable build: MB"                  (<= 40, from --size of the portable
                                                              library: MB = 10^6 bytes)
       A figure not given leaves its bar out; nothing is invented.
+      --bars-from FILE (repeatable): also copies the "bars" (and keeps the "results" under
+      "extra_results") of another program's JSON measured in the same run, such as
+      gpuopt-blas-bench's blas-bench.json.
 """
 import argparse
 import json
@@ -121,6 +124,14 @@ def merge(args):
                             sum(v["uncompressed_bytes"] for v in sz["device_code"].values()) / 1e6))
         add_bar(bars, "library size, portable build: MB", round(sz["file_bytes"] / 1e6, 2), 40,
                 "%s (sm_80, sm_90a SASS; PTX for newer GPUs)" % sz["library"])
+    for extra in args.bars_from or []:
+        with open(extra) as f:
+            other = json.load(f)
+        for bar in other.get("bars", []):
+            bars[:] = [b for b in bars if b.get("name") != bar.get("name")]
+            bars.append(bar)
+        if other.get("results"):
+            doc.setdefault("extra_results", {})[os.path.basename(extra)] = other["results"]
     with open(args.bench_json, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -139,6 +150,7 @@ def main():
     m.add_argument("--bench-preset-seconds", type=float)
     m.add_argument("--cores", type=int, default=os.cpu_count())
     m.add_argument("--ci")
+    m.add_argument("--bars-from", action="append")
     args = ap.parse_args()
     if args.cmd == "size":
         out = json.dumps(size(args.lib), indent=1)
