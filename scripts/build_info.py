@@ -11,7 +11,7 @@
       Adds a "build" object and the issue's bar entries to a bench JSON (in place):
         "build from scratch, bench preset, <N> cores: s"   (<= 180)
         "build from scratch, test workflow, 2 cores: s"     (<= 480, from --ci: a JSON written
-                                                             by scripts/measure-ci-build.sh)
+                                                             by .ci/run: build/ci-build.json)
         "library size, portable build: MB"                  (<= 40, from --size of the portable
                                                              library: MB = 10^6 bytes)
       A figure not given leaves its bar out; nothing is invented.

@@ -412,7 +412,7 @@ else
       *) record bench "FAIL (rc $rc: a row failed or was wrong; see bench.txt, bench.log)" "$(elapsed "$t0")" ;;
     esac
     # Build figures as bars in the same JSON: this run's bench-preset build, the test workflow
-    # measured on a 2-core machine (scripts/measure-ci-build.sh) and the portable library's
+    # measured on a 2-core machine (.ci/run writes it: build/ci-build.json) and the portable library's
     # size (scripts/build_info.py size), both committed beside the device results.
     if [ -s "$OUT/bench.json" ]; then
       merge_args=()
