@@ -383,8 +383,8 @@ Row gemm_row_base(const GemmGroup& g) {
 
 // Re-times the fastest own variant and the vendor of a group in alternation (own, vendor, own,
 // ...), so that both see the same clocks and heat: in a long run the machine's state drifts
-// between rows that run seconds apart (docs/notes/gemm.md: 0.747 in the full run, 0.940 alone,
-// same kernel). The bar is judged on this ratio; the rows keep their own figures.
+// between rows that run seconds apart (docs/notes/history/gemm-runs.md: 0.747 in the full run,
+// 0.940 alone, same kernel). The bar is judged on this ratio; the rows keep their own figures.
 void time_pair(BenchEnv& env, const GemmGroup& g, const Operands& o, Row* own, Row* vendor) {
   const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
   const auto call = [&](long) {

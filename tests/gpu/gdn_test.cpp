@@ -110,8 +110,9 @@ TEST_F(Gdn, EveryVariantPersistentTiles) {
 // Channel counts at the 128-row boundaries of the fused kernels (C = 128 / 129 / 131 / 256) with
 // pixel counts one past a 64- or 128-pixel tile, below one, and tile-exact with 16-byte copies
 // (63, 64, 65, 127, 128, 129, 132 pixels: the edges of 64- and 128-pixel tiles).
-// (Written for round 6's gamma-resident kernel, since removed, see docs/notes/gdn.md; 3 x 1536
-// pixels made its block pairs loop.) Small enough for racecheck.
+// (Written for round 6's gamma-resident kernel, since removed, see
+// docs/notes/history/gdn-rounds.md; 3 x 1536 pixels made its block pairs loop.) Small enough for
+// racecheck.
 TEST_F(Gdn, SmallChannelBoundaries) {
   for_each_variant([&](const std::string& name) {
     for (gpuopt_compute_t mode : kModes) {

@@ -20,7 +20,7 @@
 // f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32. Epilogues load
 // a fragment row's inputs before storing and move two adjacent pixels as one float2 (first H200
 // run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
-// docs/notes/gdn.md.
+// docs/notes/history/gdn-rounds.md.
 #include <cstdint>
 
 #include "common/launch.hpp"

@@ -21,13 +21,13 @@
 //   11, runs 3 and 5 of this session): tf32 0.1863 -> 0.162-0.164 ms = 2.21-2.23x composed (the
 //   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms, and 0.301 ms with 3xTF32's
 //   copies issued after the first k step (f32 only: tf32 did not move, 0.164).
-// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): this version 0.1945 ms
-// tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound (ncu, tf32:
-// SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's issues). The
-// first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229 / 0.372 ms
-// (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap. A 64-pixel version with
-// two 112 KiB blocks per SM (round 9, run 13, H100) ran 0.228 ms tf32 vs this kernel's 0.198:
-// not kept (git 4862a41).
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): this version
+// 0.1945 ms tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound
+// (ncu, tf32: SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's
+// issues). The first version (8 warps, two 128-row m tiles looped, 4-stage 128 x 32 ring) ran 0.229
+// / 0.372 ms (SM 37%, DRAM 22%): the second m tile's pass had no loads to overlap. A 64-pixel
+// version with two 112 KiB blocks per SM (round 9, run 13, H100) ran 0.228 ms tf32 vs this kernel's
+// 0.198: not kept (git 4862a41).
 #pragma once
 #include <type_traits>
 

@@ -11,7 +11,7 @@
 // - TF32 rounding by an integer add of half an ulp (the mma ignores the low 13 bits).
 //   (16-byte copies, ldmatrix, integer rounding and float2 epilogues together, H200, N = 32,
 //   C = 256, 64 x 64: fused backward 1.616 -> 1.303 ms f32, 1.177 -> 0.804 ms tf32; run 2 ->
-//   run 3 of docs/notes/gdn.md.)
+//   run 3 of docs/notes/history/gdn-rounds.md.)
 // - Whole tiles (every row and column exists, 16-byte operands): copies from one pointer at fixed
 //   strides and an epilogue without per-element bounds (H100, round 12: the backward z/t GEMM
 //   381 -> 349 us f32, 307 -> 257 us tf32, with its form as a template parameter and ds/dz
@@ -214,7 +214,7 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
 // The warp's 64 x 32 share of one 32-deep k tile: As holds rows (A) wm * 64.., Bs columns (B)
 // wn * 32.. of the block's tiles, laid out as the loaders above write them. Round = false (1xTF32
 // only): operands truncated to TF32 by the mma instead of rounded (round 9b: 6% faster, tf32
-// forward; docs/notes/gdn.md).
+// forward; docs/notes/history/gdn-rounds.md).
 // KK0, KK1: the 8-deep k steps kk in [KK0, KK1) only (the resident kernel issues its next
 // chunk's copies after the first step).
 template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,

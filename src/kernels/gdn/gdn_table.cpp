@@ -27,9 +27,10 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
   return nullptr;
 }
 
-// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/gdn.md): fused wins the forward
-// pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms tf32) and the f32 backward pass
-// (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward pass (0.747 vs 0.804 ms).
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): fused wins
+// the forward pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms tf32) and the f32
+// backward pass (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward pass (0.747 vs
+// 0.804 ms).
 int composed_pref(const GdnProblem&, const DeviceDesc&) { return 10; }
 int fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
@@ -43,7 +44,7 @@ int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
 }
 
 // The tf32 backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, round 13:
-// 0.455 vs 0.622 ms; docs/notes/gdn.md).
+// 0.455 vs 0.622 ms; docs/notes/history/gdn-rounds.md).
 int sm90_onepass_fused_pref(const GdnProblem&, const DeviceDesc&) { return 50; }
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.

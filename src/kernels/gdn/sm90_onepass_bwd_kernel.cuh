@@ -6,7 +6,7 @@
 // on the H100 at N = 32, C = 256, 64 x 64 against the 0.467 ms bar. This kernel moves 4 (x, dy
 // in; t, dx out), and the dgamma GEMM 2 more. H100, tf32 backward pass (N = 32, C = 256,
 // 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
-// every version's figure in docs/notes/gdn.md, round 13.
+// every version's figure in docs/notes/history/gdn-rounds.md, round 13.
 //
 // Block: 384 threads, one CTA per SM, persistent, clusters of kCluster CTAs (1 as built: the
 // multicast's lock-step cost more than the L2 reads it saved).

@@ -2,7 +2,8 @@
 // (sm90_onepass_bwd_kernel.cuh: z, t, u and dx per 64-pixel tile, t written once), then the
 // dgamma split-K GEMM on wgmma and the fixed-order sums of dgamma and dbeta
 // (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass and f32 mode stay
-// with sm90_wgmma_fused: this variant refuses them. Figures: docs/notes/gdn.md (round 13).
+// with sm90_wgmma_fused: this variant refuses them. Figures: docs/notes/history/gdn-rounds.md
+// (round 13).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -21,7 +22,7 @@ using gdn_onepass::kSmemBytes;
 
 // CTAs per cluster sharing each gamma fill by multicast (build-time knob for tuning). H100, tf32
 // backward pass: 1: 0.4888 ms, 2: 0.4950, 4: 0.5336 (the lock-step costs more than the L2 reads
-// it saves; docs/notes/gdn.md round 13).
+// it saves; docs/notes/history/gdn-rounds.md round 13).
 #ifndef GPUOPT_GDN_ONEPASS_CLUSTER
 #define GPUOPT_GDN_ONEPASS_CLUSTER 1
 #endif

@@ -18,7 +18,7 @@
 //   the tensor cores then truncate it to TF32), else a TF32-rounded padded copy.
 // H200, N = 32, C = 256, 64 x 64: L2 re-read (run 8, 049fb40): f32 0.304 ms (1.95x composed),
 // tf32 0.227 ms; resident x (run 9, eb4ff89): f32 0.283 ms (2.10x composed; `fused` 0.349),
-// tf32 0.1955 ms (`fused` 0.1939 stays the tf32 path). docs/notes/gdn.md.
+// tf32 0.1955 ms (`fused` 0.1939 stays the tf32 path). docs/notes/history/gdn-rounds.md.
 #include <cstdint>
 
 #include "common/launch.hpp"

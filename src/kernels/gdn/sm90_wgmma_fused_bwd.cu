@@ -17,7 +17,7 @@
 //   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
 //   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
 //   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
-// Figures: docs/notes/gdn.md (rounds 7, 9, 11 and 12).
+// Figures: docs/notes/history/gdn-rounds.md (rounds 7, 9, 11 and 12).
 #include <cstdint>
 
 #include "common/launch.hpp"
@@ -78,7 +78,7 @@ struct GdnDxHook {
 // stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t_lo + x2_hi t (round
 // 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage). (Round 9's version, t_lo written
 // by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
-// f32 than the mma.sync stage: docs/notes/gdn.md.)
+// f32 than the mma.sync stage: docs/notes/history/gdn-rounds.md.)
 template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
@@ -165,7 +165,7 @@ gpuopt_status_t dgamma_wgmma(const GdnProblem& p, const float* t, const ExecEnv&
 
 // Whether the dgamma GEMM runs on wgmma: both modes (H100, whole backward pass: round 9, tf32
 // 0.786 vs 0.816 ms on the mma.sync stage; round 11, f32 with t_lo formed in shared memory 0.986
-// vs 1.108 ms; docs/notes/gdn.md), when its unit count fits an int.
+// vs 1.108 ms; docs/notes/history/gdn-rounds.md), when its unit count fits an int.
 bool dgamma_on_wgmma(const GdnProblem& p) {
   const std::int64_t chunks = (p.p + kGdnDgammaChunk - 1) / kGdnDgammaChunk;
   const std::int64_t tiles = (p.c + sm90::kBlockM - 1) / sm90::kBlockM;
@@ -188,7 +188,8 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused_backward(const GdnProblem& p, const 
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   // (1) t, dx = dy s, dbeta partials
   // (a wgmma version of this GEMM, the forward pass's L2 path with a gradient epilogue and a
-  // row-sum kernel for dbeta, was 0.67 ms slower on the H100: docs/notes/gdn.md, run 10)
+  // row-sum kernel for dbeta, was 0.67 ms slower on the H100: run 10 of
+  // docs/notes/history/gdn-rounds.md)
   float* t = gdn_ws_floats(p, l.t);
   GPUOPT_TRY(gdn_fused_backward_grad(p, env));
   // (2) U^T = T^T gamma per image (B(k, i) = gamma[k][i]: gamma^T's split rows), dx += 2 x u

@@ -17,7 +17,8 @@ int naive_pref(const GemmProblem&, const DeviceDesc&) { return 0; }
 int vendor_pref(const GemmProblem&, const DeviceDesc&) { return 100; }
 
 // Above cuBLAS only where measured faster: single products of 8192^3 on the H200 (1.045x and
-// 1.034x in two runs; 0.94-1.0x at 4096^3, where cuBLAS stays first). docs/notes/gemm.md.
+// 1.034x in two runs; 0.94-1.0x at 4096^3, where cuBLAS stays first).
+// docs/notes/history/gemm-runs.md.
 int gemm_pref_f64_tensorcore(const GemmProblem& p, const DeviceDesc& dev) {
   return dev.cc == 90 && gemm_large_single(p) ? 110 : 70;
 }

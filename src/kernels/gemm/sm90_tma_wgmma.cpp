@@ -170,7 +170,7 @@ const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev)
 // (4096) and 0.94x (8192) of cuBLAS in that bench, so cuBLAS keeps tf32.
 int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
   // bf16/f16: the ping-pong schedule for k <= 2048, and 8192^3 (1.12x and 1.01x cuBLAS in two
-  // H200 runs; 0.95x at 4096^3). docs/notes/gemm.md.
+  // H200 runs; 0.95x at 4096^3). docs/notes/history/gemm-runs.md.
   if (p.a_type != GPUOPT_DTYPE_F32 && p.batch == 1 && (p.k <= 2048 || gemm_large_single(p)))
     return 110;
   return 80;

@@ -13,7 +13,7 @@
 // the MN-major operand becomes P and is read into registers (kPRegs; NN also swaps P and Q).
 // Fused users' hooks (register-P path): resident P, split-K coordinates, and 3xTF32 with Q's low
 // part formed in shared memory (kQSplitSmem: the GDN dgamma GEMM in f32 mode, 0.158 ms on the
-// H100 against 0.285 for its mma.sync version, docs/notes/gdn.md round 11).
+// H100 against 0.285 for its mma.sync version, docs/notes/history/gdn-rounds.md round 11).
 #pragma once
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -133,7 +133,8 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
 //   operand(a, kb): rewrites the 16 P registers of k block kb after their shared loads.
 //   Pre, load(ptr, col, valid, pair): what the store of rows r, r + 1 of column col needs from
 //     memory, read for the kEpiGroup j steps of a group before their stores (a serial
-//     load-use-store chain per column cost the first GDN build 2.4x: docs/notes/gdn.md, run 6).
+//     load-use-store chain per column cost the first GDN build 2.4x:
+//     docs/notes/history/gdn-rounds.md, run 6).
 //   store<TOut, kReadC>(ptr, col, v0, v1, valid, pair, p, pre): writes rows r, r + 1 (valid of
 //     them) of column col of C at ptr; the identity is store_pair's alpha * v + beta * C.
 struct IdentityHook {
@@ -173,7 +174,7 @@ struct HookSplitK<H, std::void_t<decltype(H::kSplitK)>> : std::integral_constant
 // stages, kQsSmemBytes), so per 8-deep k step three wgmma accumulate P_lo Q + P_hi Q_lo + P_hi Q
 // (Q's hi part: the tensor cores' truncation of Q itself). One stage load per k block (kPRepeat
 // 1): no low part of Q in global memory. H100, GDN dgamma (51.5 GFLOP): 0.158 ms, 71% of the
-// SM's compute throughput (docs/notes/gdn.md, round 11).
+// SM's compute throughput (docs/notes/history/gdn-rounds.md, round 11).
 template <class H, class = void>
 struct HookQSplitSmem : std::false_type {};
 template <class H>

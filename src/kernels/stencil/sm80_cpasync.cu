@@ -8,7 +8,7 @@
 //   this tile is computed.
 // Measured (H200, bd7f734, 2D r=8 f32 16384^2): unstaged 2797 GB/s (0.66 of copy, 4.1x
 // smem_sync); two-stage 2458 GB/s (0.58): the ring lost to the unstaged rung
-// (docs/notes/stencil.md).
+// (docs/notes/history/stencil-rounds.md).
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tiles2d.cuh"
 

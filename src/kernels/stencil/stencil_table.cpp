@@ -79,13 +79,13 @@ int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
 int pref_cpasync_unstaged(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
 // sm90_tma (one tile per block) measured 0.974 of copy on the H100 against the persistent ring's
-// 0.666 (docs/notes/stencil.md run 8); the ring ranks below it.
+// 0.666 (docs/notes/history/stencil-rounds.md run 8); the ring ranks below it.
 int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
 int pref_sm90_tma_ring(const StencilProblem&, const DeviceDesc&) { return 35; }
 int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
 int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
-// Measured on the H200 (3D r=4 f32 512^3, docs/notes/stencil.md run 4): fwd_sweep 3097 GB/s,
-// fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
+// Measured on the H200 (3D r=4 f32 512^3, docs/notes/history/stencil-rounds.md run 4): fwd_sweep
+// 3097 GB/s, fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
 int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
 int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
 // H100 (run 9): fwd_chunks 0.808 of copy, fwd_sweep 0.708, fwd 0.710 (DRAM re-reads of halos

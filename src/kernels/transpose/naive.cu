@@ -2,7 +2,7 @@
 // (coalesced) and writes them to 32 different output lines (one sector per element: the strided
 // side wastes most of each 32-byte write). The textbook rung every other one is measured against.
 // Figure (H200, d90ef43, 2 GiB moved): f32 16384^2 517 GB/s (12.1% of the copy roof), f64 854,
-// bf16 277 GB/s (docs/notes/transpose.md).
+// bf16 277 GB/s (docs/notes/history/transpose-rounds.md).
 #include "kernels/transpose/transpose_kernel.cuh"
 
 namespace gpuopt {

@@ -12,12 +12,13 @@
 // the 16-byte, 8-byte and 4-byte phases of both the row writes and the column reads hit distinct
 // banks (no padding). Border tiles and operands whose pointers or pitches do not hold whole pairs
 // go through the same tile element by element.
-// Figures (H100 80GB HBM3, 044bf0f, gpuopt-bench, copy roof 3022 GB/s; docs/notes/transpose.md
-// pass 4): f32 16384^2 0.7408 ms, 2899 GB/s (0.959 of copy, 1.003x cublasSgeam's 0.7433 ms; ncu
-// 86.4% of DRAM peak vs 84.1% for the persistent sm90_tma); bf16 32768 x 16384 2769 GB/s (0.916,
-// smem_swizzled 2710); f64 16384 x 8192 2885 GB/s (0.955, 1.01x cublasDgeam; smem_padded 2927).
-// As the f32 auto rung (1d003c1, run 2): 0.7397 ms, 0.961 of copy, 1.005x geam (0.7436 ms);
-// geam's kernel (ncu) has the same grid, 86.0% of DRAM peak and the same L2 hit rate.
+// Figures (H100 80GB HBM3, 044bf0f, gpuopt-bench, copy roof 3022 GB/s;
+// docs/notes/history/transpose-rounds.md pass 4): f32 16384^2 0.7408 ms, 2899 GB/s (0.959 of
+// copy, 1.003x cublasSgeam's 0.7433 ms; ncu 86.4% of DRAM peak vs 84.1% for the persistent
+// sm90_tma); bf16 32768 x 16384 2769 GB/s (0.916, smem_swizzled 2710); f64 16384 x 8192 2885 GB/s
+// (0.955, 1.01x cublasDgeam; smem_padded 2927). As the f32 auto rung (1d003c1, run 2): 0.7397 ms,
+// 0.961 of copy, 1.005x geam (0.7436 ms); geam's kernel (ncu) has the same grid, 86.0% of DRAM peak
+// and the same L2 hit rate.
 #include "kernels/transpose/transpose_kernel.cuh"
 
 namespace gpuopt {

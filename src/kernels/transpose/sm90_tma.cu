@@ -16,10 +16,10 @@
 // Both need 16-byte-aligned A and B and pitches (TMA, vector stores) and cols a multiple of V
 // (the rank-3 view). They improve on smem_swizzled by taking load issue off the threads (one
 // thread issues a 4-32 KiB box) and overlapping loads with the stores of earlier tiles.
-// Figures (H200, 2 GiB moved, docs/notes/transpose.md): f32 16384^2 sm90_tma with two boxes and
-// .cs stores 3876 GB/s (90.8% of the copy roof, 0.976x cuBLAS geam; 501114a, measured as
-// tma2box_cs), one box 3615 (303098c); sm90_tma_store 3727 (87.3%, 501114a); f64 one box
-// 3694 (501114a), bf16 2827 (66.2%, d90ef43). Runs 5-6 (e0bfb42, 0a256c3): f32 3859-3876 GB/s,
+// Figures (H200, 2 GiB moved, docs/notes/history/transpose-rounds.md): f32 16384^2 sm90_tma with
+// two boxes and .cs stores 3876 GB/s (90.8% of the copy roof, 0.976x cuBLAS geam; 501114a, measured
+// as tma2box_cs), one box 3615 (303098c); sm90_tma_store 3727 (87.3%, 501114a); f64 one box 3694
+// (501114a), bf16 2827 (66.2%, d90ef43). Runs 5-6 (e0bfb42, 0a256c3): f32 3859-3876 GB/s,
 // 0.976-0.979x geam; a 96 KiB ring, releasing the stage before the stores, and 128 x 128 tiles
 // (four boxes, one CTA per SM, 128 or 192 KiB ring) all measured within 0.3% of it: not kept.
 // sm90_tma_onetile: the same tiles and stores on one CTA per tile (5 f32 CTAs per SM, 48

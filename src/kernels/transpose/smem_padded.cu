@@ -4,7 +4,8 @@
 // read from shared memory does not serialize. 32 x 8 threads, 4 elements each. Improves on naive
 // by making the write side coalesced. Figure (H200, d90ef43, 2 GiB moved): f32 16384^2
 // 3149 GB/s (73.7% of the copy roof), f64 3858 (90.4%), bf16 2018 (47.3%): 4-byte f32 and 2-byte
-// bf16 write only 128 / 64 bytes per output line and instruction (docs/notes/transpose.md).
+// bf16 write only 128 / 64 bytes per output line and instruction
+// (docs/notes/history/transpose-rounds.md).
 #include "kernels/transpose/transpose_kernel.cuh"
 
 namespace gpuopt {

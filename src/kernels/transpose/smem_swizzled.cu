@@ -12,7 +12,7 @@
 // Tiles at the border, and operands whose pointers or pitches are not multiples of 16 bytes, go
 // through the same swizzled tile element by element.
 // Figure (H200, d90ef43, 2 GiB moved): f32 16384^2 2858 GB/s (66.9% of the copy roof), f64
-// 3943 (92.4%, 1.04x cuBLAS geam), bf16 3367 (78.9%) (docs/notes/transpose.md).
+// 3943 (92.4%, 1.04x cuBLAS geam), bf16 3367 (78.9%) (docs/notes/history/transpose-rounds.md).
 #include "kernels/transpose/transpose_kernel.cuh"
 
 namespace gpuopt {

@@ -18,9 +18,9 @@ const char* can_grid_x(const TransposeProblem& p, const DeviceDesc&) {
 
 // Ranks (higher wins among the variants that can run the problem), from the H200 runs
 // (sm80_vec_tile and sm90_tma_onetile: the H100 run of pass 4, below)
-// (docs/notes/transpose.md): f32 16384^2 (501114a) sm90_tma (two-box tiles, .cs stores) 3876
-// GB/s > sm90_tma_store 3727 > smem_padded 3148 > smem_swizzled 2872; f64 16384 x 8192 (d90ef43,
-// 501114a) smem_swizzled 3943 / 3941 > sm90_tma 3750 / 3694; bf16 32768 x 16384 (d90ef43)
+// (docs/notes/history/transpose-rounds.md): f32 16384^2 (501114a) sm90_tma (two-box tiles, .cs
+// stores) 3876 GB/s > sm90_tma_store 3727 > smem_padded 3148 > smem_swizzled 2872; f64 16384 x 8192
+// (d90ef43, 501114a) smem_swizzled 3943 / 3941 > sm90_tma 3750 / 3694; bf16 32768 x 16384 (d90ef43)
 // smem_swizzled 3367 > sm90_tma 2827. Textbook rungs at the bottom. cublas (f32 3971 GB/s, the
 // fastest there) is never chosen automatically: geam is arithmetic and does not return NaN
 // payloads bit for bit (signaling NaNs come back quiet), while every own variant copies bits;
@@ -35,8 +35,8 @@ int pref_tma_store(const TransposeProblem& p, const DeviceDesc&) {
   return p.dtype == GPUOPT_DTYPE_F32 ? 35 : 10;
 }
 int pref_cublas(const TransposeProblem&, const DeviceDesc&) { return 0; }
-// Pass 4 (H100, 044bf0f, docs/notes/transpose.md): sm80_vec_tile f32 16384^2 0.7408 ms, the
-// fastest row (cublas 0.7433, sm90_tma_onetile 0.7481, sm90_tma 0.7636), bf16 2769 GB/s >
+// Pass 4 (H100, 044bf0f, docs/notes/history/transpose-rounds.md): sm80_vec_tile f32 16384^2 0.7408
+// ms, the fastest row (cublas 0.7433, sm90_tma_onetile 0.7481, sm90_tma 0.7636), bf16 2769 GB/s >
 // smem_swizzled 2710 > sm90_tma_onetile 2509 > sm90_tma 2325; f64 vec_tile 2885 = smem_swizzled
 // 2884 > onetile 2851 > sm90_tma 2706. vec_tile ranks first for f32 and bf16 where its pair path
 // runs (pair-aligned operands and pitches); elsewhere it copies element by element, below
