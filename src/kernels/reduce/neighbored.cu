@@ -2,7 +2,7 @@
 // memory, then pairs of neighbours: at step s, threads whose index is a multiple of 2s add the
 // element s away. Half the warps' threads idle at the first step and ever more after it, every
 // warp stays busy until the end (divergence), and the strided smem accesses conflict. 512 threads,
-// one pass per 512 elements. ANCHORS (global-memory in-place version, 2^24 int): 313 GB/s.
+// one pass per 512 elements. Reference figure (global-memory in-place version, 2^24 int): 313 GB/s.
 // Bench (H200, 2^28 i32 -> i64, shared-memory version): 664 GB/s, 0.15x cub.
 #include "kernels/reduce/textbook.cuh"
 
