@@ -1,6 +1,7 @@
 // gemm naive: one thread per element of C, the dot product read straight from global memory.
-// The textbook rung (the starting reference figure: 0.8% of cuBLAS DGEMM at n = 4096 on an H200). Handles every
-// type, transpose, leading dimension and batch; the reference the other rungs are checked against.
+// The textbook rung (the starting reference figure: 0.8% of cuBLAS DGEMM at n = 4096 on an H200).
+// Handles every type, transpose, leading dimension and batch; the reference the other rungs are
+// checked against.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

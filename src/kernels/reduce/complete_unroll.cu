@@ -1,9 +1,9 @@
 // reduce complete_unroll: unroll8_warp with the block size as a template parameter, so the whole
 // tree is unrolled at compile time (no loop, no stride arithmetic, dead steps removed); a switch
 // at launch picks the instantiation (64..512 threads: the smallest power of two that gives every
-// thread its 8 elements, 512 for large n). Reference figure (2^24 int): 2317 GB/s, no gain over unroll8
-// there: the loop overhead it removes is not where the time goes. Bench (H200, 2^28 i32): 4095
-// GB/s, the same as unroll8_warp.
+// thread its 8 elements, 512 for large n). Reference figure (2^24 int): 2317 GB/s, no gain over
+// unroll8 there: the loop overhead it removes is not where the time goes. Bench (H200, 2^28 i32):
+// 4095 GB/s, the same as unroll8_warp.
 #include "kernels/reduce/textbook.cuh"
 
 namespace gpuopt {
