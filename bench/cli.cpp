@@ -77,6 +77,8 @@ const char* usage() {
          "  --device N           CUDA device ordinal (default 0)\n"
          "  --op OP              all (default) | axpy (ladders and compressible memory)\n"
          "                       | axpy_x1000 (1000 small calls: stream vs graph)\n"
+         "                       | latency (2000 back-to-back small calls per batch: axpy,\n"
+         "                       gemm 64^3 and 256^3, sum, against cuBLAS / CUB; stream wrap)\n"
          "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
          "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
          "                       n = the largest --sizes, 2^28 by default)\n"
@@ -142,12 +144,12 @@ Options parse_args(int argc, char** argv) {
       o.device = static_cast<int>(to_int(need(), a, 0, 1023));
     } else if (a == "--op") {
       o.op = need();
-      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
-          o.op != "reduce" && o.op != "stencil" && o.op != "gdn" && o.op != "transpose" &&
-          o.op != "segmented_sort") {
+      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "latency" &&
+          o.op != "gemm" && o.op != "reduce" && o.op != "stencil" && o.op != "gdn" &&
+          o.op != "transpose" && o.op != "segmented_sort") {
         throw UsageError("--op: '" + o.op +
-                         "' is not one of all, axpy, axpy_x1000, gemm, reduce, stencil, gdn, "
-                         "transpose, segmented_sort");
+                         "' is not one of all, axpy, axpy_x1000, latency, gemm, reduce, "
+                         "stencil, gdn, transpose, segmented_sort");
       }
     } else if (a == "--dtype") {
       std::string v = need();

@@ -14,7 +14,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Options {
   int device = 0;
-  std::string op = "all";  // all | axpy | axpy_x1000 | gemm ("none": no suite, set internally)
+  std::string op = "all";  // all | axpy | axpy_x1000 | latency | gemm ... ("none": no suite)
   std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};  // axpy
   std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16"};       // gemm configs
   std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};                  // axpy elements
@@ -37,7 +37,7 @@ struct Options {
 
 // One measured configuration: a row of the ladder table and of the JSON "results".
 struct Row {
-  std::string op;     // "axpy", "axpy_x1000", "gemm"
+  std::string op;     // "axpy", "axpy_x1000", "latency", "gemm", ...
   std::string dtype;  // "f32", "f64"; gemm: the config "f64", "f32", "tf32", "bf16"
   std::string shape;  // "n=268435456"; gemm: "4096x4096x4096", "512x(256x256x256)"
   std::int64_t n = 0;

@@ -15,7 +15,7 @@ from ._lib import lib, path as library_path
 from ._ops import (axpy, gdn_backward, gdn_forward, gdn_workspace_size, gemm, matmul,
                    plan_matmul, plan_reduce, reduce, reduce_array, reduce_result_dtype,
                    segmented_sort, segmented_sort_workspace_size, stencil, sum, transpose)
-from ._types import (DeviceInfo, GdnDesc, GemmDesc, ReduceDesc, SegmentedSortDesc,
+from ._types import (Allocator, DeviceInfo, GdnDesc, GemmDesc, ReduceDesc, SegmentedSortDesc,
                      StencilDesc, TransposeDesc, VariantInfo)
 
 __version__ = "0.1.0"
