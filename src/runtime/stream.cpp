@@ -70,7 +70,9 @@ gpuopt_status_t stream_ready(const char* fn, Stream& s) {
 
 gpuopt_status_t stream_ready_for_capture(const char* fn, Stream& s) {
   if (s.res || deviceless_active()) return GPUOPT_SUCCESS;
-  return take(fn, s, TakeMode::before_capture);
+  // This thread capturing another stream already: nothing may allocate or wait on the host.
+  return take(fn, s,
+              thread_capture_depth() > 0 ? TakeMode::enqueue_no_alloc : TakeMode::before_capture);
 }
 
 gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what) {

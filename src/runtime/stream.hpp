@@ -39,7 +39,8 @@ int& thread_capture_depth();
 gpuopt_status_t stream_ready(const char* fn, Stream& s);
 
 // The same before gpuopt_graph_begin starts a capture on s: the set's previous work has
-// finished when it returns, so the graph may run on any stream.
+// finished when it returns, so the graph may run on any stream. While this thread captures
+// another stream, only an idle set will do (CAPTURE_ILLEGAL without one).
 gpuopt_status_t stream_ready_for_capture(const char* fn, Stream& s);
 
 // Enqueue environment for launchers (after stream_ready).
