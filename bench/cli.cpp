@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "suites.hpp"
+
 namespace bench {
 namespace {
 
@@ -64,31 +66,19 @@ void add_dtype(const std::string& s, Options* o) {
 
 }  // namespace
 
-const char* usage() {
-  return "usage: gpuopt-bench [options]\n"
-         "\n"
-         "Times every kernel variant of gpuopt against the vendor library and the copy-bandwidth\n"
-         "roof measured in the same run, checks each against a reference (axpy: on the host;\n"
-         "gemm: cuBLAS in f64 on the same inputs), prints the ladder tables and the bars, and\n"
-         "optionally writes the JSON of ARCHITECTURE.md.\n"
-         "Without options: the default suite on GPU 0 (axpy and gemm, about a minute on an\n"
-         "H100/H200; at most about 4 minutes when own gemm variants are slow).\n"
-         "\n"
-         "  --device N           CUDA device ordinal (default 0)\n"
-         "  --op OP              all (default) | axpy (ladders and compressible memory)\n"
-         "                       | axpy_x1000 (1000 small calls: stream vs graph)\n"
-         "                       | latency (2000 back-to-back small calls per batch: axpy,\n"
-         "                       gemm 64^3 and 256^3, sum, against cuBLAS / CUB; stream wrap)\n"
-         "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
-         "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
-         "                       n = the largest --sizes, 2^28 by default)\n"
-         "                       | stencil (2D r=8 16384^2 and 3D r=4 512^3 f32 ladders,\n"
-         "                       compressible 3D on a smooth field; --quick: 4096^2, 256^3)\n"
-         "                       | gdn (forward/backward, composed vs fused, f32 and tf32,\n"
-         "                       N=32 C=256 64x64; N=4 with --quick)\n"
-         "                       | transpose (f32 16384^2, f64 and bf16 of the same bytes)\n"
-         "                       | segmented_sort (4M x 128 fixed and 1M random-size\n"
-         "                       segments of i32 keys, against cub)\n"
+std::string usage() {
+  return std::string(
+             "usage: gpuopt-bench [options]\n"
+             "\n"
+             "Times every kernel variant of gpuopt against the vendor library and the\n"
+             "copy-bandwidth roof measured in the same run, checks each against a reference,\n"
+             "prints the ladder tables and the bars, and optionally writes the JSON\n"
+             "(bench/README.md, \"JSON\").\n"
+             "Without options: the default suite on GPU 0, every --op below in this order\n"
+             "(--list-suites describes each).\n"
+             "\n"
+             "  --device N           CUDA device ordinal (default 0)\n") +
+         suites_help() +
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 is gemm only; bf16 is gemm and transpose\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -103,6 +93,7 @@ const char* usage() {
          "  --quick              smoke run: n = 2^24 unless --sizes, 5 repeats unless --repeats;\n"
          "                       gemm n = 1024,2048, 2048x2048x256, 64 x 128^3\n"
          "  --require-bars       exit 3 when a bar is missed (rows all correct)\n"
+         "  --list-suites        print the default suite as a Markdown table (bench/README.md)\n"
          "  -h, --help           this text\n"
          "\n"
          "Exit status: 0 all rows correct; 1 a row failed, was wrong, or the roof could not be\n"
@@ -140,16 +131,15 @@ Options parse_args(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       no_value();
       o.help = true;
+    } else if (a == "--list-suites") {
+      no_value();
+      o.list_suites = true;
     } else if (a == "--device") {
       o.device = static_cast<int>(to_int(need(), a, 0, 1023));
     } else if (a == "--op") {
       o.op = need();
-      if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "latency" &&
-          o.op != "gemm" && o.op != "reduce" && o.op != "stencil" && o.op != "gdn" &&
-          o.op != "transpose" && o.op != "segmented_sort") {
-        throw UsageError("--op: '" + o.op +
-                         "' is not one of all, axpy, axpy_x1000, latency, gemm, reduce, "
-                         "stencil, gdn, transpose, segmented_sort");
+      if (!is_suite_op(o.op)) {
+        throw UsageError("--op: '" + o.op + "' is not one of " + suite_op_list());
       }
     } else if (a == "--dtype") {
       std::string v = need();

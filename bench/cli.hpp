@@ -16,6 +16,6 @@ class UsageError : public std::invalid_argument {
 Options parse_args(int argc, char** argv);
 
 // The --help text.
-const char* usage();
+std::string usage();
 
 }  // namespace bench

@@ -1,5 +1,5 @@
-// The bench's JSON document (format: ARCHITECTURE.md, "Bench"; extra keys documented in
-// bench/README.md).
+// The bench's JSON document (format: docs/architecture.md, "Bench results"; every key is
+// documented in bench/README.md, "JSON").
 #pragma once
 #include <string>
 

@@ -1,5 +1,5 @@
 // gpuopt-bench: the ladder tables of gpuopt's kernel variants against the vendor library and the
-// copy roof, measured in one run on one GPU. See bench/README.md and ARCHITECTURE.md ("Bench").
+// copy roof, measured in one run on one GPU. See bench/README.md and docs/architecture.md.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +22,7 @@
 #include "suite_segmented_sort.hpp"
 #include "suite_stencil.hpp"
 #include "suite_transpose.hpp"
+#include "suites.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
 #define GPUOPT_BENCH_GIT ""
@@ -250,7 +251,11 @@ int main(int argc, char** argv) {
   try {
     opt = bench::parse_args(argc, argv);
     if (opt.help) {
-      std::fputs(bench::usage(), stdout);
+      std::fputs(bench::usage().c_str(), stdout);
+      return 0;
+    }
+    if (opt.list_suites) {
+      std::fputs(bench::suites_markdown().c_str(), stdout);
       return 0;
     }
     return bench::run(opt);

@@ -14,7 +14,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Options {
   int device = 0;
-  std::string op = "all";  // all | axpy | axpy_x1000 | latency | gemm ... ("none": no suite)
+  std::string op = "all";  // "all", a suite of suites.hpp, or "none" (no suite, set internally)
   std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};  // axpy
   std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16"};       // gemm configs
   std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};                  // axpy elements
@@ -26,6 +26,7 @@ struct Options {
   bool quick = false;
   bool require_bars = false;  // exit 3 when a bar is missed
   bool help = false;
+  bool list_suites = false;  // --list-suites: print the default-suite table and exit
   std::string command_line;
 
   bool wants_op(const std::string& name) const { return op == "all" || op == name; }

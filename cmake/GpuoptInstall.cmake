@@ -1,5 +1,5 @@
-# install: headers, libraries, the exported gpuopt::gpuopt target (find_package(gpuopt)) and
-# a pkg-config file.
+# install: headers, libraries, the exported gpuopt::gpuopt and gpuopt::gpuopt_static targets
+# (find_package(gpuopt)) and pkg-config files (gpuopt.pc, gpuopt_static.pc).
 install(TARGETS ${GPUOPT_INSTALL_TARGETS} EXPORT gpuoptTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -22,3 +22,18 @@ file(RELATIVE_PATH GPUOPT_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
 string(REGEX REPLACE "/$" "" GPUOPT_PC_PREFIX_REL "${GPUOPT_PC_PREFIX_REL}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuopt.pc.in ${PROJECT_BINARY_DIR}/gpuopt.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gpuopt.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(GPUOPT_BUILD_STATIC)
+  # gpuopt_static.pc: what the static library needs besides itself (src/CMakeLists.txt,
+  # GPUOPT_STATIC_LINK_LIBS), as linker flags: cuBLAS (shared, found at run time through the
+  # rpath), the static CUDA runtime and its system libraries, dlopen, the C++ runtime.
+  set(GPUOPT_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
+  set(_gpuopt_pc_libs cublas cudart_static ${CMAKE_DL_LIBS} ${GPUOPT_CXX_RUNTIME_LIBS} rt pthread)
+  list(REMOVE_DUPLICATES _gpuopt_pc_libs)
+  list(TRANSFORM _gpuopt_pc_libs PREPEND "-l")
+  list(JOIN _gpuopt_pc_libs " " _gpuopt_pc_libs)
+  set(GPUOPT_PC_STATIC_LIBS "-L\${cudalibdir} -Wl,-rpath,\${cudalibdir} ${_gpuopt_pc_libs}")
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuopt_static.pc.in
+    ${PROJECT_BINARY_DIR}/gpuopt_static.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/gpuopt_static.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

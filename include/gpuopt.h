@@ -16,7 +16,7 @@
  * - Matrices are column-major with leading dimensions; sizes are int64_t.
  *
  * Thread safety (see also docs/threading.md):
- * - Global functions (version, status names, device queries, last error) are safe from any thread.
+ * - Global functions (version, names, device queries, last error, logging) are thread-safe.
  * - A ::gpuopt_context_t may be used by several threads at once, as long as concurrent enqueueing
  *   calls name different streams. Creating and destroying streams, buffers and graphs of one
  *   context from several threads at once is safe. gpuopt_context_destroy() must not race with any
@@ -109,6 +109,64 @@ GPUOPT_API gpuopt_status_t gpuopt_last_error_message(char* buf, size_t size, siz
 
 /** @} */
 
+/** @defgroup logging Logging
+ *  What the library logs: each dispatch decision (op, problem, variant chosen and why) at
+ *  ::GPUOPT_LOG_INFO, every candidate with its verdict at ::GPUOPT_LOG_DEBUG, and runtime events
+ *  (compressible memory fallbacks, frees deferred past graph captures). Off by default. The level
+ *  starts from the environment variable `GPUOPT_LOG` (`info` or `debug`), read once per process;
+ *  gpuopt_set_log_level() overrides it. Lines go to stderr, one whole line per write, unless a
+ *  callback is installed with gpuopt_set_log_callback().
+ *  @{ */
+
+/** How much the library logs. Values are stable; new ones are only ever appended. */
+typedef enum gpuopt_log_level_t {
+  GPUOPT_LOG_OFF = 0,  /**< Nothing (the default without `GPUOPT_LOG`). */
+  GPUOPT_LOG_INFO = 1, /**< Dispatch decisions and runtime events. */
+  GPUOPT_LOG_DEBUG = 2 /**< Also every candidate variant with its verdict. */
+} gpuopt_log_level_t;
+
+/**
+ * A log sink: receives one line at a time.
+ *
+ * @param level   ::GPUOPT_LOG_INFO or ::GPUOPT_LOG_DEBUG.
+ * @param message the line, NUL-terminated, without a trailing newline or level prefix; valid only
+ *                during the call.
+ * @param user    the pointer given to gpuopt_set_log_callback().
+ *
+ * Called on the logging thread, one call at a time (need not be thread-safe). It must not call
+ * gpuopt_set_log_callback() (refused) nor wait on a thread that logs; its gpuopt calls do not log.
+ */
+typedef void (*gpuopt_log_fn)(gpuopt_log_level_t level, const char* message, void* user);
+
+/**
+ * Sends the library's log lines to @p fn instead of stderr, for the whole process.
+ *
+ * Thread-safe. When the call returns, no thread is inside the previous callback any more and none
+ * will enter it, so its @p user data may be freed. The level is unchanged: set it with
+ * gpuopt_set_log_level() (a callback receives nothing while the level is ::GPUOPT_LOG_OFF).
+ *
+ * @param fn   the sink; NULL restores the default (stderr, "[gpuopt info] message").
+ * @param user passed to every call of @p fn; may be NULL.
+ * @return ::GPUOPT_SUCCESS, or ::GPUOPT_ERROR_INVALID_ARGUMENT when called from inside a log
+ *         callback (nothing changes).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_set_log_callback(gpuopt_log_fn fn, void* user);
+
+/**
+ * Sets how much the library logs, for the whole process; overrides `GPUOPT_LOG`. Thread-safe.
+ *
+ * @return ::GPUOPT_SUCCESS, or ::GPUOPT_ERROR_INVALID_ARGUMENT for a value that is not a
+ *         ::gpuopt_log_level_t (the level is unchanged).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_set_log_level(gpuopt_log_level_t level);
+
+/** The current log level (from `GPUOPT_LOG` until gpuopt_set_log_level() is called).
+ *  @param level receives it. @return ::GPUOPT_SUCCESS, or ::GPUOPT_ERROR_INVALID_ARGUMENT when
+ *  @p level is NULL. */
+GPUOPT_API gpuopt_status_t gpuopt_get_log_level(gpuopt_log_level_t* level);
+
+/** @} */
+
 /** @defgroup device Devices
  *  @{ */
 
@@ -154,9 +212,9 @@ typedef struct gpuopt_context_s* gpuopt_context_t;
 /**
  * Creates a context on CUDA device @p device.
  *
- * Reads `GPUOPT_VARIANT_<OP>` (for example `GPUOPT_VARIANT_AXPY=naive`) and `GPUOPT_LOG`
- * (`info` or `debug`) from the environment. Without a GPU or driver it answers
- * ::GPUOPT_ERROR_NO_DEVICE and says why.
+ * Reads `GPUOPT_VARIANT_<OP>` (for example `GPUOPT_VARIANT_AXPY=naive`) from the environment
+ * (`GPUOPT_LOG`: see @ref logging). Without a driver or without a GPU it answers
+ * ::GPUOPT_ERROR_NO_DEVICE and its message says which of the two is missing.
  */
 GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* ctx);
 

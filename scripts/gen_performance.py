@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
-"""Generates docs/performance.md from the gpuopt-bench JSON files in bench/results/.
+"""Generates docs/performance.md and its charts from the gpuopt-bench JSON files in bench/results/.
 
-One section per file (one device each): the device, the roofs, the bars, a ladder table per
-op / dtype / shape (and memory / data where they vary), and the GEMM ladders (TFLOP/s and the
-ratio to cuBLAS, one table per type configuration and shape). Standard library only.
+One part per file (one device each), first the overview: the device, the roofs, a summary of
+each op's headline ladder, the bars, the charts (docs/images/<device>/*.svg: the roofline of
+every row and one ladder chart per op), the library size and build time when the JSON has a
+"build" object; then every row: a ladder table per op / dtype / shape (and memory / data where
+they vary). The tables need the standard library only; the charts need matplotlib (Debian:
+python3-matplotlib, under /usr/bin/python3). Without it the page is written with the charts
+that already exist, and a note says that none were drawn.
 
     scripts/gen_performance.py                    # bench/results/*.json -> docs/performance.md
-    scripts/gen_performance.py --results DIR --out FILE
+    scripts/gen_performance.py --results DIR --out FILE [--images DIR] [--no-charts]
     scripts/gen_performance.py --check            # exit 1 if docs/performance.md is out of date
 """
 
 import argparse
 import glob
 import json
-import math
 import os
 import sys
 
+import perf_charts
+from perf_data import (auto_row, best_own, device_slug, group_key, headline_groups, is_num,
+                       rate, uses_tflops, vendor_row)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def fmt(v, spec, suffix=""):
@@ -58,10 +61,6 @@ def note_cell(r):
             text = r[key]
             notes.append(text if len(text) <= 120 else text[:117] + "...")
     return "; ".join(notes)
-
-
-def group_key(r):
-    return (r.get("op"), r.get("dtype"), r.get("shape"), r.get("memory"), r.get("data"))
 
 
 def ladder(rows):
@@ -170,14 +169,18 @@ def transpose_ladder(rows):
     return lines + table(header, body) + [""]
 
 
-def section(path, doc):
+def device_name(doc):
+    return " ".join(str(doc.get("device", {}).get("name", "unknown device")).split())
+
+
+def overview(path, doc, charts):
+    """The device part: device, roofs, summary, bars, charts [(file, caption)], build."""
     rel = os.path.relpath(path, ROOT)
     dev = doc.get("device", {})
     command = doc.get("command", "")
     args = command.split(" ", 1)[1] if " " in command else ""
     kind = "partial run" if "--op" in command else "full run"
-    lines = ["## {}: {} (git {})".format(" ".join(str(dev.get("name", "unknown device")).split()),
-                                         kind, doc.get("git", "?")), ""]
+    lines = ["## {}: {} (git {})".format(device_name(doc), kind, doc.get("git", "?")), ""]
     lines.append("From `{}` (gpuopt {}, git {}, {}), command `gpuopt-bench {}`.".format(
         rel, doc.get("gpuopt_version", "?"), doc.get("git", "?"), doc.get("timestamp", "?"),
         args))
@@ -203,16 +206,106 @@ def section(path, doc):
         elif key.endswith("_tflops"):
             roof_rows.append([key[:-7], fmt(value, ".1f", " TFLOP/s"), ""])
     lines += table(["roof", "measured", "note"], roof_rows) + [""]
+    lines += summary(doc)
+    lines += bars_table(doc.get("bars", []))
+    lines += chart_links(charts)
+    lines += build_sections(doc.get("build"))
+    return lines
 
-    bars = doc.get("bars", [])
-    if bars:
-        lines += ["### Bars", ""]
-        lines += table(["bar", "value", "target", "pass", "note"],
-                       [[b.get("name"), fmt(b.get("value"), ".3f"), b.get("target", ""),
-                         "PASS" if b.get("pass") else "**FAIL**", b.get("note") or ""]
-                        for b in bars])
+
+def summary(doc):
+    """One row per op and type: its headline ladder's best own rung, the vendor, auto."""
+    heads = headline_groups(doc)
+    if not heads:
+        return []
+    copy_gbs = doc.get("roofs", {}).get("copy_gbs")
+    lines = ["### Summary", "",
+             "One ladder per op and type: the shape with the most rungs measured, on plain device "
+             "memory and random data. best own = the fastest correct rung of gpuopt's own; own / "
+             "vendor = its rate over the vendor's in the same run (above 1 is faster); of copy "
+             "roof = its GB/s over the copy roof (GB/s ladders); auto ran = what automatic "
+             "dispatch chose, at its rate. Every row is in the tables further down.", ""]
+    body = []
+    for op, dtype, rows in heads:
+        tflops = uses_tflops(rows)
+        unit, spec = ("TFLOP/s", ".1f") if tflops else ("GB/s", ".0f")
+        own, vendor, auto = best_own(rows, tflops), vendor_row(rows), auto_row(rows)
+        own_rate = rate(own, tflops) if own else None
+        vendor_rate = rate(vendor, tflops) if vendor else None
+        ratio = own_rate / vendor_rate if own_rate and vendor_rate else None
+        share = (own.get("gbs") / copy_gbs if not tflops and own and is_num(own.get("gbs"))
+                 and is_num(copy_gbs) and copy_gbs > 0 else None)
+        auto_text = "-"
+        if auto and (auto.get("ran_variant") or rate(auto, tflops)):
+            auto_text = "{} ({})".format(auto.get("ran_variant") or "?",
+                                         fmt(rate(auto, tflops), spec))
+        body.append([op, dtype, rows[0].get("shape"), unit,
+                     "{} ({})".format(own.get("variant"), fmt(own_rate, spec)) if own else "-",
+                     "{} ({})".format(vendor.get("variant"), fmt(vendor_rate, spec))
+                     if vendor else "-",
+                     fmt(ratio, ".2f", "x"),
+                     fmt(share * 100 if share is not None else None, ".0f", "%"), auto_text])
+    return lines + table(["op", "type", "shape", "unit", "best own", "vendor", "own / vendor",
+                          "of copy roof", "auto ran"], body) + [""]
+
+
+def bars_table(bars):
+    if not bars:
+        return []
+    passed = sum(1 for b in bars if b.get("pass"))
+    lines = ["### Bars", "", "{} of {} bars pass.".format(passed, len(bars)), ""]
+    lines += table(["bar", "value", "target", "pass", "note"],
+                   [[b.get("name"), fmt(b.get("value"), ".3f"), b.get("target", ""),
+                     "PASS" if b.get("pass") else "**FAIL**", b.get("note") or ""]
+                    for b in bars])
+    return lines + [""]
+
+
+def chart_links(charts):
+    """Markdown of the charts [(relative file, caption)] that exist."""
+    if not charts:
+        return []
+    lines = ["### Charts", "",
+             "Ladder charts: each rung's rate on the ladder of the summary; the vendor's bar in "
+             "orange, auto's in dark blue, the dashed line the copy roof (GB/s) or the vendor's "
+             "rate (TFLOP/s). Roofline: flops counted as the bench does for gemm and GDN, and as "
+             "one multiply and one add per element (axpy), per point (stencil) or one operation "
+             "per element (reduce); bytes are those the operation must move (gemm: A and B read, "
+             "C written once). transpose and segmented_sort do no arithmetic and appear in their "
+             "ladder charts only.", ""]
+    for rel, caption in charts:
+        lines += ["![{}]({})".format(caption, rel), ""]
+    return lines
+
+
+def build_sections(build):
+    """Library size per architecture and build time, from the JSON's optional "build" object:
+    {"library_bytes": {arch: bytes}, "build_seconds": {build: s}, "note": text}."""
+    if not isinstance(build, dict):
+        return []
+    lines = []
+    sizes = build.get("library_bytes")
+    if isinstance(sizes, dict) and sizes:
+        lines += ["### Library size per architecture", ""]
+        lines += table(["GPUOPT_CUDA_ARCHITECTURES", "libgpuopt.so", "bytes"],
+                       [[arch, fmt(b / 2**20 if is_num(b) else None, ".1f", " MiB"),
+                         fmt(b, ".0f")] for arch, b in sizes.items()])
         lines.append("")
+    seconds = build.get("build_seconds")
+    if isinstance(seconds, dict) and seconds:
+        lines += ["### Build time", ""]
+        lines += table(["build", "time", "seconds"],
+                       [[what, "{}:{:02d}".format(int(t) // 60, int(t) % 60) if is_num(t) else "-",
+                         fmt(t, ".0f")] for what, t in seconds.items()])
+        lines.append("")
+    if lines and build.get("note"):
+        lines += [str(build["note"]), ""]
+    return lines
 
+
+def every_row(doc):
+    """The complete tables of one file."""
+    lines = ["## {} (git {}): every row".format(device_name(doc), doc.get("git", "?")), ""]
     groups = {}
     gemm_groups = {}
     stencil_groups = {}
@@ -229,7 +322,8 @@ def section(path, doc):
         lines += ["### Ladders", "",
                   "ms is the median of the timed samples (CUDA events, after warm-up); GB/s counts "
                   "the bytes an operation must move; share of roof is GB/s over the copy roof "
-                  "above; vs vendor is vendor ms / ms (above 1 is faster than the vendor).", ""]
+                  "of the device (its Roofs); vs vendor is vendor ms / ms (above 1 is faster "
+                  "than the vendor).", ""]
         for rows in groups.values():
             lines += ladder(rows)
     if gemm_groups:
@@ -245,8 +339,8 @@ def section(path, doc):
     if stencil_groups:
         lines += ["### Stencil ladders", "",
                   "Star stencils, f32, zero boundary. GB/s counts one read and one write of the "
-                  "grid; MCells/s = cells / time; share of roof is GB/s over the copy roof above. "
-                  "Each row is checked before timing at 20000 random points and the corners "
+                  "grid; MCells/s = cells / time; share of roof is GB/s over the copy roof of "
+                  "the device. Each row is checked before timing at 20000 random points and the corners "
                   "against an f64 host reference.", ""]
         for rows in stencil_groups.values():
             lines += stencil_ladder(rows)
@@ -254,10 +348,10 @@ def section(path, doc):
         lines += gdn_section(gdn_rows)
     if transpose_groups:
         lines += ["### Transpose ladders", "",
-                  "B = A^T, column-major, out of place, random normal-number bit patterns; every row is checked bit for "
-                  "bit on the device before timing. GB/s counts read + write (2 x the operand); "
-                  "of copy roof is GB/s over the copy roof above; vs cuBLAS is cublasSgeam / "
-                  "cublasDgeam ms / ms in the same run (above 1 is faster; bf16 has no vendor "
+                  "B = A^T, column-major, out of place, random normal-number bit patterns; every "
+                  "row is checked bit for bit on the device before timing. GB/s counts read + "
+                  "write (2 x the operand); of copy roof is GB/s over the copy roof of the device; "
+                  "vs cuBLAS is cublasSgeam / cublasDgeam ms / ms in the same run (above 1 is faster; bf16 has no vendor "
                   "row).", ""]
         for rows in transpose_groups.values():
             lines += transpose_ladder(rows)
@@ -271,24 +365,57 @@ def section(path, doc):
     return lines
 
 
-def render(paths):
-    lines = ["# Performance", "",
-             "<!-- Generated by scripts/gen_performance.py from bench/results/*.json; do not edit. "
-             "Regenerate with: python3 scripts/gen_performance.py -->", ""]
-    if not paths:
-        lines += ["No results yet: run `gpuopt-bench --json bench/results/<device>.json` on a GPU "
-                  "and regenerate this page.", ""]
+def load(paths):
+    """[(path, doc)]: full runs (no --op) first, then partial reruns; newest first within each
+    kind (ISO timestamps sort as text; the stable sort keeps that order inside each kind)."""
     docs = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
             docs.append((path, json.load(f)))
-    # Full runs (no --op) first, then partial reruns; newest first within each kind (ISO
-    # timestamps sort as text; the stable sort keeps that order inside each kind).
     docs.sort(key=lambda pd: pd[1].get("timestamp", ""), reverse=True)
     docs.sort(key=lambda pd: "--op" in pd[1].get("command", ""))
+    return docs
+
+
+def render(docs, charts):
+    """The page; charts: {path: [(file relative to the page, caption)]}."""
+    lines = ["# Performance", "",
+             "<!-- Generated by scripts/gen_performance.py from bench/results/*.json; do not edit. "
+             "Regenerate with: /usr/bin/python3 scripts/gen_performance.py -->", ""]
+    if not docs:
+        lines += ["No results yet: run `gpuopt-bench --json bench/results/<device>.json` on a GPU "
+                  "and regenerate this page.", ""]
+        return "\n".join(lines)
+    lines += ["Every rung of every operation, timed by `gpuopt-bench` against the vendor routine "
+              "and the copy roof measured in the same run on one GPU (bench/README.md). First, "
+              "per device: the device and its roofs, a summary, the bars and the charts; then "
+              "every row, one table per ladder.", ""]
     for path, doc in docs:
-        lines += section(path, doc)
+        lines += overview(path, doc, charts.get(path, []))
+    for _, doc in docs:
+        lines += every_row(doc)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def charts_of(docs, out, images, plt):
+    """Draws the charts (when plt) and returns {path: [(file relative to out, caption)]} of
+    those that exist. Charts of a device that are no longer made are removed."""
+    result = {}
+    for path, doc in docs:
+        folder = os.path.join(images, device_slug(path))
+        planned = perf_charts.chart_files(doc)
+        if plt:
+            perf_charts.write_charts(plt, doc, folder)
+            names = {name + ".svg" for name, _ in planned}
+            for old in glob.glob(os.path.join(folder, "*.svg")):
+                if os.path.basename(old) not in names:
+                    os.remove(old)
+        page_dir = os.path.dirname(os.path.abspath(out))
+        result[path] = [(os.path.relpath(os.path.join(folder, name + ".svg"),
+                                         page_dir).replace(os.sep, "/"), caption)
+                        for name, caption in planned
+                        if os.path.exists(os.path.join(folder, name + ".svg"))]
+    return result
 
 
 def main():
@@ -297,13 +424,25 @@ def main():
                     help="directory of gpuopt-bench JSON files (default bench/results)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"),
                     help="Markdown file to write (default docs/performance.md)")
+    ap.add_argument("--images", default=os.path.join(ROOT, "docs", "images"),
+                    help="folder of the charts, one subfolder per device (default docs/images)")
+    ap.add_argument("--no-charts", action="store_true",
+                    help="draw no charts (link those that exist)")
     ap.add_argument("--check", action="store_true",
-                    help="write nothing; exit 1 when the file differs from what would be written")
+                    help="write nothing; exit 1 when the page differs from what would be written")
     args = ap.parse_args()
 
     paths = sorted(glob.glob(os.path.join(args.results, "*.json")))
+    plt = None
+    if not args.check and not args.no_charts:
+        plt = perf_charts.matplotlib_pyplot()
+        if plt is None:
+            print("gen_performance: matplotlib not found (Debian: apt-get install "
+                  "python3-matplotlib, then run /usr/bin/python3): charts skipped, the page "
+                  "links those that exist", file=sys.stderr)
     try:
-        text = render(paths)
+        docs = load(paths)
+        text = render(docs, charts_of(docs, args.out, args.images, plt))
     except (OSError, ValueError) as e:
         print("gen_performance: " + str(e), file=sys.stderr)
         return 1
@@ -320,7 +459,8 @@ def main():
         return 0
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
-    print("gen_performance: wrote {} from {} file(s)".format(args.out, len(paths)))
+    print("gen_performance: wrote {} from {} file(s){}".format(
+        args.out, len(paths), ", charts in " + args.images if plt else ""))
     return 0
 
 

@@ -9,8 +9,15 @@
 #
 # Environment:
 #   OUT=DIR               where logs go (default ./gpu-check-out); at most 8 files are written
-#   GPUOPT_ARCHS=LIST     GPUOPT_CUDA_ARCHITECTURES (default 90a: H100/H200)
-#   BUILD_DIR=DIR         build tree (default build-gpu)
+#   BENCH_PRESET=0|1      1 (default): first build the bench preset from scratch in build/bench,
+#                         timed (the bar "build from scratch, bench preset, N cores: s"), then
+#                         build everything else in that tree (native archs: its flags, so the
+#                         library objects are reused); 0: one build in build-gpu for GPUOPT_ARCHS
+#   BENCH_PRESET_SECONDS=S  that build's time from an earlier call (with SKIP_BUILD=1), for the
+#                         bar in bench.json
+#   GPUOPT_ARCHS=LIST     GPUOPT_CUDA_ARCHITECTURES (default native with BENCH_PRESET=1, else
+#                         90a: H100/H200)
+#   BUILD_DIR=DIR         build tree (default build/bench, or build-gpu with BENCH_PRESET=0)
 #   SKIP_BUILD=1          use BUILD_DIR as it is (a second call on a machine that built it)
 #   SKIP_BENCH=1          skip gpuopt-bench
 #   SKIP_SANITIZER=1      skip compute-sanitizer
@@ -68,8 +75,15 @@ done
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 2
 OUT="${OUT:-$PWD/gpu-check-out}"
-BUILD_DIR="${BUILD_DIR:-build-gpu}"
-ARCHS="${GPUOPT_ARCHS:-90a}"
+BENCH_PRESET="${BENCH_PRESET:-1}"
+BENCH_PRESET_SECONDS="${BENCH_PRESET_SECONDS:-}"  # a figure from an earlier call (SKIP_BUILD=1)
+if [ "$BENCH_PRESET" = 1 ]; then
+  BUILD_DIR="${BUILD_DIR:-build/bench}"
+  ARCHS="${GPUOPT_ARCHS:-native}"
+else
+  BUILD_DIR="${BUILD_DIR:-build-gpu}"
+  ARCHS="${GPUOPT_ARCHS:-90a}"
+fi
 JOBS="$(nproc 2>/dev/null || echo 4)"
 TEST_TIMEOUT="${TEST_TIMEOUT:-300}"
 SANITIZER_TIMEOUT="${SANITIZER_TIMEOUT:-300}"
@@ -147,8 +161,18 @@ if [ "${SKIP_BUILD:-0}" = 1 ]; then
   else
     record build "FAIL (SKIP_BUILD=1 but no $BUILD_DIR)" 0
   fi
+elif [ "$BENCH_PRESET" = 1 ] && ! {
+  # The bench preset from scratch, timed (a bar: at most 180 s on the 16-core GPU machine);
+  # the full build below then reuses its objects in the same tree.
+  rm -rf build/bench &&
+    step "build bench preset from scratch" "$OUT/build.log" \
+      bash -c 'cmake --preset bench && cmake --build --preset bench' &&
+    BENCH_PRESET_SECONDS="${TIMES[${#TIMES[@]}-1]}"
+}; then
+  record build "not run (bench preset failed)" 0
 elif step configure "$OUT/build.log" cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DGPUOPT_CUDA_ARCHITECTURES=$ARCHS" -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_TESTS=ON \
+  -DGPUOPT_BUILD_EXAMPLES=ON -DGPUOPT_BUILD_BINDINGS=ON -DGPUOPT_BUILD_STATIC=ON \
   -DGPUOPT_BUILD_BENCH=ON ${CMAKE_ARGS:-}; then
   step build "$OUT/build.log" cmake --build "$BUILD_DIR" -j "$JOBS" && BUILT=1
 else
@@ -320,6 +344,10 @@ else
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py
   SKIP77="no PyTorch or no device" step "bindings python time" "$BLOG" \
     "${BENV[@]}" "${PYTHON:-python3}" examples/python/torch_gemm_sum_graph.py --time
+  # gpuopt.torch (operators, current stream, torch.compile, GDN autograd) with the Python that
+  # has PyTorch (ctest's python_torch_tests uses CMake's python3, which may lack it)
+  SKIP77="no PyTorch or no device" step "bindings python torch" "$BLOG" \
+    "${BENV[@]}" "${PYTHON:-python3}" bindings/python/tests/test_torch.py -v
   for lang in fortran rust; do
     exe="$BIN_DIR/example_${lang}_gemm_reduce"
     if [ -x "$exe" ]; then
@@ -383,6 +411,17 @@ else
       124 | 137) record bench "FAIL (timed out after ${BENCH_TIMEOUT}s)" "$(elapsed "$t0")" ;;
       *) record bench "FAIL (rc $rc: a row failed or was wrong; see bench.txt, bench.log)" "$(elapsed "$t0")" ;;
     esac
+    # Build figures as bars in the same JSON: this run's bench-preset build, the test workflow
+    # measured on a 2-core machine (scripts/measure-ci-build.sh) and the portable library's
+    # size (scripts/build_info.py size), both committed beside the device results.
+    if [ -s "$OUT/bench.json" ]; then
+      merge_args=()
+      [ -n "$BENCH_PRESET_SECONDS" ] &&
+        merge_args+=(--bench-preset-seconds "$BENCH_PRESET_SECONDS" --cores "$JOBS")
+      [ -s bench/results/build/ci-build.json ] && merge_args+=(--ci bench/results/build/ci-build.json)
+      [ -s bench/results/build/library-size.json ] && merge_args+=(--size bench/results/build/library-size.json)
+      ((${#merge_args[@]})) && python3 scripts/build_info.py merge "$OUT/bench.json" "${merge_args[@]}" >>"$OUT/bench.log" 2>&1
+    fi
   fi
 fi
 

@@ -92,6 +92,10 @@ module gpuopt
   ! and gpuopt_gdn_backward (names are case-insensitive), so they carry _PASS here.
   integer(c_int), parameter :: GPUOPT_GDN_FORWARD_PASS = 0
   integer(c_int), parameter :: GPUOPT_GDN_BACKWARD_PASS = 1
+  ! --- gpuopt_log_level_t ---------------------------------------------------------------------
+  integer(c_int), parameter :: GPUOPT_LOG_OFF = 0
+  integer(c_int), parameter :: GPUOPT_LOG_INFO = 1
+  integer(c_int), parameter :: GPUOPT_LOG_DEBUG = 2
 
   ! --- structs --------------------------------------------------------------------------------
   type, bind(c) :: gpuopt_device_info_t
@@ -173,6 +177,17 @@ module gpuopt
     integer(c_int) :: inverse = 0, compute = GPUOPT_COMPUTE_DEFAULT
   end type
 
+  ! --- gpuopt_log_fn: what gpuopt_set_log_callback takes, as c_funloc(sink) ------------------
+  abstract interface
+    !> A log sink: level (GPUOPT_LOG_INFO or _DEBUG), message (a C string valid during the call:
+    !> gpuopt_fstring(message)), user (the pointer given to gpuopt_set_log_callback).
+    subroutine gpuopt_log_fn(level, message, user) bind(c)
+      import :: c_int, c_ptr
+      integer(c_int), value :: level
+      type(c_ptr), value :: message, user
+    end subroutine
+  end interface
+
   ! --- functions ------------------------------------------------------------------------------
   interface
     ! base
@@ -191,6 +206,23 @@ module gpuopt
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), value :: buf, length  ! char*, size_t* (either may be c_null_ptr)
       integer(c_size_t), value :: size
+    end function
+    ! logging
+    !> fn: c_funloc of a bind(c) subroutine with gpuopt_log_fn's interface, or c_null_funptr
+    !> (back to stderr).
+    integer(c_int) function gpuopt_set_log_callback(fn, user) &
+        bind(c, name='gpuopt_set_log_callback')
+      import :: c_int, c_funptr, c_ptr
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: user
+    end function
+    integer(c_int) function gpuopt_set_log_level(level) bind(c, name='gpuopt_set_log_level')
+      import :: c_int
+      integer(c_int), value :: level
+    end function
+    integer(c_int) function gpuopt_get_log_level(level) bind(c, name='gpuopt_get_log_level')
+      import :: c_int
+      integer(c_int), intent(out) :: level
     end function
     ! devices
     integer(c_int) function gpuopt_device_count(count) bind(c, name='gpuopt_device_count')

@@ -2,9 +2,29 @@
 !> Calls every function of the module with NULL handles (or through its no-device path), checks
 !> the statuses, that each failure's message names the function, the version, the name
 !> functions, and the convenience procedures. Exit 0 when every check passed.
+!> The log sink of the logging checks: counts the lines and keeps the last one.
+module host_checks_log
+  use, intrinsic :: iso_c_binding
+  use gpuopt, only: gpuopt_fstring
+  implicit none
+  integer(c_int), target :: lines = 0
+  character(len=:), allocatable :: last_line
+contains
+  subroutine sink(level, message, user) bind(c)
+    integer(c_int), value :: level
+    type(c_ptr), value :: message, user
+    integer(c_int), pointer :: count
+    call c_f_pointer(user, count)
+    count = count + 1
+    last_line = gpuopt_fstring(message)
+    if (level < 1) count = -1000  ! only GPUOPT_LOG_INFO and _DEBUG lines are delivered
+  end subroutine
+end module host_checks_log
+
 program host_checks
   use, intrinsic :: iso_c_binding
   use gpuopt
+  use host_checks_log
   implicit none
   integer :: failures = 0, checks = 0
   type(c_ptr) :: h, p
@@ -35,6 +55,22 @@ program host_checks
               'gpuopt_reduce_op_name')
   call expect(gpuopt_last_error_message(c_null_ptr, 0_c_size_t, c_null_ptr) == GPUOPT_SUCCESS, &
               'gpuopt_last_error_message')
+
+  ! logging: the level round-trips, a bad level fails, the callback sees the context line (the
+  ! context is created, or refused with the no-device reason), NULL restores stderr
+  call expect(gpuopt_set_log_level(GPUOPT_LOG_INFO) == GPUOPT_SUCCESS, 'gpuopt_set_log_level')
+  call expect(gpuopt_get_log_level(i32) == GPUOPT_SUCCESS .and. i32 == GPUOPT_LOG_INFO, &
+              'gpuopt_get_log_level')
+  call failed(gpuopt_set_log_level(7_c_int), 'gpuopt_set_log_level')
+  call expect(gpuopt_set_log_callback(c_funloc(sink), c_loc(lines)) == GPUOPT_SUCCESS, &
+              'gpuopt_set_log_callback')
+  st = gpuopt_context_create(0_c_int, h)
+  if (st == GPUOPT_SUCCESS) st = gpuopt_context_destroy(h)
+  call expect(lines >= 1, 'the log callback received a line')
+  if (lines >= 1) call expect(index(last_line, 'context') > 0, 'log line: "' // last_line // '"')
+  call expect(gpuopt_set_log_callback(c_null_funptr, c_null_ptr) == GPUOPT_SUCCESS, &
+              'gpuopt_set_log_callback(NULL)')
+  call expect(gpuopt_set_log_level(GPUOPT_LOG_OFF) == GPUOPT_SUCCESS, 'gpuopt_set_log_level(off)')
 
   ! devices and contexts: a count always comes back; the rest fails on NULL outputs
   call expect(gpuopt_device_count(i32) == GPUOPT_SUCCESS .or. i32 == 0, 'gpuopt_device_count')

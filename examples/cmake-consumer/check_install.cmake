@@ -1,8 +1,13 @@
 # The install check (ctest "install_consumer"): installs a built gpuopt into a fresh prefix and
-# builds two consumers against that prefix only:
+# builds consumers against that prefix only, running each without LD_LIBRARY_PATH:
 #   1. examples/cmake-consumer with find_package(gpuopt) and gpuopt::gpuopt, then runs it;
-#   2. tests/c/abi_c99.c with plain `cc -std=c99 -pedantic -Wall -Wextra -Werror` and the flags
-#      of `pkg-config --cflags --libs gpuopt`, then runs it (exit 77, no device, counts as pass).
+#   2. the same C-only project with gpuopt::gpuopt_static (GPUOPT_CONSUMER_STATIC=ON): the static
+#      target must bring its C++/CUDA runtime dependencies to a project without C++ or CUDA;
+#   3. tests/c/abi_c99.c with plain `cc -std=c99 -pedantic -Wall -Wextra -Werror` and the flags
+#      of `pkg-config --cflags --libs gpuopt`, then runs it (exit 77, no device, counts as pass);
+#   4. the README's `cc main.c $(pkg-config --cflags --libs gpuopt)` (the .pc's rpath: it runs,
+#      never exit 127), and `pkg-config --static --cflags --libs gpuopt_static` (no libgpuopt.so);
+#   5. the bindings where installed (Python package, Fortran module).
 #
 # cmake -DGPUOPT_BUILD_DIR=<build> -DGPUOPT_SOURCE_DIR=<source> -DWORK_DIR=<scratch>
 #       [-DGENERATOR=Ninja] [-DMAKE_PROGRAM=...] [-DC_COMPILER=cc] [-DCUDA_ROOT=...]
@@ -15,15 +20,10 @@ foreach(var GPUOPT_BUILD_DIR GPUOPT_SOURCE_DIR WORK_DIR)
   endif()
 endforeach()
 
-# Runs a command; stops with its output on failure.
-function(run_step what)
-  message(STATUS "install check: ${what}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "install check: ${what} failed (${rc}):\n${out}")
-  endif()
-endfunction()
+set(CHECK_NAME "install check")
+include("${CMAKE_CURRENT_LIST_DIR}/../consumer_checks.cmake")
 
+unset(ENV{LD_LIBRARY_PATH})  # every consumer must find the installed library by itself
 set(prefix "${WORK_DIR}/prefix")
 set(consumer_build "${WORK_DIR}/consumer-build")
 set(abi_build "${WORK_DIR}/abi-build")
@@ -79,11 +79,24 @@ find_program(consumer_exe gpuopt_consumer PATHS "${consumer_build}" NO_DEFAULT_P
 if(NOT consumer_exe)
   message(FATAL_ERROR "install check: gpuopt_consumer was not built in ${consumer_build}")
 endif()
-execute_process(COMMAND "${consumer_exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-  ERROR_VARIABLE out)
-message(STATUS "install check: gpuopt_consumer (exit ${rc}):\n${out}")
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "install check: gpuopt_consumer failed")
+run_program(gpuopt_consumer "${consumer_exe}")
+check_loads(gpuopt_consumer "${consumer_exe}" "${libdir}")
+
+# 2. The same C-only project, static.
+file(GLOB_RECURSE static_lib "${prefix}/*/libgpuopt_static.a")
+if(static_lib)
+  set(static_build "${WORK_DIR}/consumer-static-build")
+  run_step("configure examples/cmake-consumer (C only) with gpuopt::gpuopt_static"
+    "${CMAKE_COMMAND}" -S "${GPUOPT_SOURCE_DIR}/examples/cmake-consumer" -B "${static_build}"
+    ${generator_args} "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
+    -DGPUOPT_CONSUMER_STATIC=ON)
+  run_step("build examples/cmake-consumer with gpuopt::gpuopt_static"
+    "${CMAKE_COMMAND}" --build "${static_build}")
+  run_program("gpuopt_consumer (static)" "${static_build}/gpuopt_consumer")
+  check_loads("gpuopt_consumer (static)" "${static_build}/gpuopt_consumer" NONE)
+else()
+  message(STATUS "install check: no libgpuopt_static.a installed (GPUOPT_BUILD_STATIC=OFF): "
+                 "the static consumers are not checked")
 endif()
 
 # 3. The C99 ABI test with plain cc and pkg-config.
@@ -124,27 +137,35 @@ endif()
 run_step("cc -std=c99 -pedantic tests/c/abi_c99.c against the installed gpuopt"
   "${cc_exe}" -std=c99 -pedantic -Wall -Wextra -Werror
   "${GPUOPT_SOURCE_DIR}/tests/c/abi_c99.c" ${pc_flags} -lm -o "${abi_build}/abi_c99")
-set(ENV{LD_LIBRARY_PATH} "${libdir}:$ENV{LD_LIBRARY_PATH}")
-execute_process(COMMAND "${abi_build}/abi_c99" RESULT_VARIABLE rc OUTPUT_VARIABLE out
-  ERROR_VARIABLE out)
-message(STATUS "install check: abi_c99 (exit ${rc}):\n${out}")
-if(rc EQUAL 77)
-  message(STATUS "install check: abi_c99 found no device; its no-device and error paths passed")
-elseif(NOT rc EQUAL 0)
-  message(FATAL_ERROR "install check: abi_c99 failed")
-endif()
+run_program("abi_c99 (cc + pkg-config gpuopt)" "${abi_build}/abi_c99" SKIP_OK)
+check_loads(abi_c99 "${abi_build}/abi_c99" "${libdir}")
 
-# The installed program must load the installed library, not the build tree's.
-execute_process(COMMAND ldd "${abi_build}/abi_c99" OUTPUT_VARIABLE ldd_out ERROR_QUIET)
-string(REGEX MATCH "libgpuopt[^\n]*" ldd_line "${ldd_out}")
-message(STATUS "install check: ${ldd_line}")
-string(FIND "${ldd_line}" "${libdir}/" found)
-if(found EQUAL -1)
-  message(FATAL_ERROR "install check: abi_c99 does not load the installed ${libdir}/libgpuopt.so")
+# 4. The README's commands, exactly: `cc main.c $(pkg-config --cflags --libs gpuopt)` and its
+#    static form with gpuopt_static.pc.
+if(pkg_config_exe)
+  set(main_c "${GPUOPT_SOURCE_DIR}/examples/cmake-consumer/main.c")
+  run_step("sh -c 'cc main.c $(pkg-config --cflags --libs gpuopt)'" sh -c
+    "\"${cc_exe}\" \"${main_c}\" $(\"${pkg_config_exe}\" ${define_prefix} --cflags --libs gpuopt) -o \"${abi_build}/readme_main\"")
+  run_program("readme_main (cc + pkg-config, no LD_LIBRARY_PATH)" "${abi_build}/readme_main")
+  check_loads(readme_main "${abi_build}/readme_main" "${libdir}")
+  if(static_lib)
+    file(GLOB_RECURSE static_pc "${prefix}/*/pkgconfig/gpuopt_static.pc")
+    if(NOT static_pc)
+      message(FATAL_ERROR "install check: libgpuopt_static.a is installed without gpuopt_static.pc")
+    endif()
+    execute_process(COMMAND "${pkg_config_exe}" ${define_prefix} --static --cflags --libs
+      gpuopt_static OUTPUT_VARIABLE static_flags OUTPUT_STRIP_TRAILING_WHITESPACE)
+    message(STATUS "install check: pkg-config --static --cflags --libs gpuopt_static: "
+                   "${static_flags}")
+    run_step("sh -c 'cc main.c $(pkg-config --static --cflags --libs gpuopt_static)'" sh -c
+      "\"${cc_exe}\" \"${main_c}\" $(\"${pkg_config_exe}\" ${define_prefix} --static --cflags --libs gpuopt_static) -o \"${abi_build}/readme_main_static\"")
+    run_program("readme_main_static (cc + pkg-config --static)" "${abi_build}/readme_main_static")
+    check_loads(readme_main_static "${abi_build}/readme_main_static" NONE)
+  endif()
 endif()
 message(STATUS "install check: passed")
 
-# 4. The bindings, where installed: the Python package must load the installed library by itself
+# 5. The bindings, where installed: the Python package must load the installed library by itself
 #    (no GPUOPT_LIBRARY), and a Fortran program must build against the installed module.
 set(py_pkg "${prefix}/share/gpuopt/python")
 find_program(python_exe NAMES python3)
@@ -178,7 +199,7 @@ end program consumer
 ")
   run_step("gfortran against the installed gpuopt module"
     "${fortran_exe}" -Wall -Werror "-I${prefix}/include/gpuopt/fortran" "${abi_build}/consumer.f90"
-    "-L${libdir}" -lgpuopt_fortran -lgpuopt -o "${abi_build}/fortran_consumer")
+    "-L${libdir}" "-Wl,-rpath,${libdir}" -lgpuopt_fortran -lgpuopt -o "${abi_build}/fortran_consumer")
   execute_process(COMMAND "${abi_build}/fortran_consumer" RESULT_VARIABLE rc
     OUTPUT_VARIABLE out ERROR_VARIABLE out)
   message(STATUS "install check: fortran_consumer (exit ${rc})")

@@ -5,6 +5,7 @@
 
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
+#include "runtime/no_device.hpp"
 #include "runtime/registry.hpp"
 
 using gpuopt::fail;
@@ -100,12 +101,7 @@ GPUOPT_API gpuopt_status_t gpuopt_device_count(int* count) {
     *count = 0;
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess || n == 0) {
-      cudaGetLastError();
-      return fail(GPUOPT_ERROR_NO_DEVICE, fn, "no CUDA device is usable on this machine (%s: %s)",
-                  err == cudaSuccess ? "device count is 0" : cudaGetErrorName(err),
-                  err == cudaSuccess ? "no device" : cudaGetErrorString(err));
-    }
+    if (err != cudaSuccess || n == 0) return gpuopt::fail_no_device(fn, err);
     *count = n;
     return GPUOPT_SUCCESS;
   });

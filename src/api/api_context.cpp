@@ -18,7 +18,7 @@ namespace {
 gpuopt_status_t apply_env_variants(const char* fn, gpuopt::Context& ctx) {
   for (int op = 0; op < gpuopt::kOpCount; ++op) {
     const gpuopt::OpTable* t = gpuopt::op_table(static_cast<gpuopt_op_t>(op));
-    const char* v = std::getenv(t->env_name);
+    const char* v = secure_getenv(t->env_name);
     if (!v || !*v || std::string(v) == "auto") continue;
     int idx = gpuopt::find_variant(*t, v);
     if (idx < 0)
@@ -40,7 +40,7 @@ extern "C" {
 
 GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* out) {
   static const char* fn = "gpuopt_context_create";
-  return guarded(fn, [&] {
+  const gpuopt_status_t st = guarded(fn, [&] {
     if (!out) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "ctx (the output) is NULL");
     *out = nullptr;
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
@@ -61,6 +61,11 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
     *out = ctx.release();
     return GPUOPT_SUCCESS;
   });
+  // The one log line of a failed creation (no driver, no device, bad GPUOPT_VARIANT_<OP>, ...).
+  if (st != GPUOPT_SUCCESS && gpuopt::log_enabled(gpuopt::LogLevel::info))
+    gpuopt::log(gpuopt::LogLevel::info, "no context on device %d: %s (%s)", device,
+                gpuopt::last_message().c_str(), gpuopt_status_name(st));
+  return st;
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_context_destroy(gpuopt_context_t ctx) {

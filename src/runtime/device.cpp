@@ -9,6 +9,7 @@
 #include "runtime/deviceless.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
+#include "runtime/no_device.hpp"
 
 namespace gpuopt {
 
@@ -41,14 +42,7 @@ gpuopt_status_t query_device_info(const char* fn, int device, gpuopt_device_info
   if (deviceless_active()) return deviceless_device_info(fn, device, info);
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    return fail(GPUOPT_ERROR_NO_DEVICE, fn,
-                "no CUDA device is usable on this machine (%s: %s); gpuopt needs an NVIDIA GPU "
-                "of compute capability 7.5 or newer and a driver for CUDA 13",
-                err == cudaSuccess ? "device count is 0" : cudaGetErrorName(err),
-                err == cudaSuccess ? "no device" : cudaGetErrorString(err));
-  }
+  if (err != cudaSuccess || count == 0) return fail_no_device(fn, err);
   if (device < 0 || device >= count)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "device is %d; expected 0 <= device < %d",
                 device, count);

@@ -8,7 +8,8 @@
  * Built two ways: by tests/c/CMakeLists.txt against the build tree (ctest "c_abi"), and with
  * plain `cc -std=c99 -pedantic` and pkg-config against an installed prefix (ctest
  * "install_consumer"). Exit status: 0 all checks passed, 1 a check failed, 77 no device (after the
- * no-device path was checked; ctest's SKIP_RETURN_CODE).
+ * no-device path was checked; ctest's SKIP_RETURN_CODE). `--host` / `--device` run one half
+ * (ctests "c_abi_host", never skipped, and "c_abi_gpu"); see main().
  */
 #include <math.h>
 #include <stdio.h>
@@ -257,6 +258,67 @@ static void check_null_handles(void) {
   EXPECT(gpuopt_stream_synchronize((gpuopt_stream_t)(void*)host), H);
   fn = "gpuopt_buffer_size";
   EXPECT(gpuopt_buffer_size((gpuopt_buffer_t)(void*)host, &bytes), H);
+}
+
+/* The log sink of check_logging: counts lines, keeps the last, and (when asked) tries to replace
+ * itself from inside, which must be refused. */
+struct log_seen {
+  int lines;
+  int bad_level;
+  int try_reentry;
+  gpuopt_status_t reentry_status;
+  char last[512];
+};
+
+static void log_sink(gpuopt_log_level_t level, const char* message, void* user) {
+  struct log_seen* seen = (struct log_seen*)user;
+  ++seen->lines;
+  if (level != GPUOPT_LOG_INFO && level != GPUOPT_LOG_DEBUG) ++seen->bad_level;
+  snprintf(seen->last, sizeof seen->last, "%s", message ? message : "(null)");
+  if (seen->try_reentry) seen->reentry_status = gpuopt_set_log_callback(NULL, NULL);
+}
+
+/* The log level and callback: the context line (created, or refused with the reason) reaches the
+ * callback; re-entry is refused; NULL restores stderr. Leaves the level as it found it. */
+static void check_logging(void) {
+  const char* fn;
+  gpuopt_log_level_t initial = GPUOPT_LOG_OFF, level = GPUOPT_LOG_OFF;
+  struct log_seen seen;
+  gpuopt_context_t ctx = NULL;
+
+  memset(&seen, 0, sizeof seen);
+  fn = "gpuopt_get_log_level";
+  EXPECT(gpuopt_get_log_level(NULL), GPUOPT_ERROR_INVALID_ARGUMENT);
+  OK(gpuopt_get_log_level(&initial));
+  fn = "gpuopt_set_log_level";
+  EXPECT(gpuopt_set_log_level((gpuopt_log_level_t)3), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT(gpuopt_set_log_level((gpuopt_log_level_t)-1), GPUOPT_ERROR_INVALID_ARGUMENT);
+  OK(gpuopt_set_log_level(GPUOPT_LOG_INFO));
+  fn = "gpuopt_get_log_level";
+  OK(gpuopt_get_log_level(&level));
+  CHECK(level == GPUOPT_LOG_INFO);
+
+  fn = "gpuopt_set_log_callback";
+  OK(gpuopt_set_log_callback(log_sink, &seen));
+  if (gpuopt_context_create(0, &ctx) == GPUOPT_SUCCESS) gpuopt_context_destroy(ctx);
+  CHECK(seen.lines >= 1 && seen.bad_level == 0);
+  CHECK(strstr(seen.last, "context") != NULL);
+  printf("log callback: %d line(s), last: %s\n", seen.lines, seen.last);
+
+  seen.try_reentry = 1;
+  seen.reentry_status = GPUOPT_SUCCESS;
+  ctx = NULL;
+  if (gpuopt_context_create(0, &ctx) == GPUOPT_SUCCESS) gpuopt_context_destroy(ctx);
+  CHECK(seen.reentry_status == GPUOPT_ERROR_INVALID_ARGUMENT);
+
+  OK(gpuopt_set_log_callback(NULL, NULL));
+  seen.lines = 0;
+  OK(gpuopt_set_log_level(GPUOPT_LOG_OFF));
+  ctx = NULL;
+  if (gpuopt_context_create(0, &ctx) == GPUOPT_SUCCESS) gpuopt_context_destroy(ctx);
+  CHECK(seen.lines == 0);
+  fn = "gpuopt_set_log_level";
+  OK(gpuopt_set_log_level(initial));
 }
 
 /* Returns 1 when a device is present. Without one, checks the no-device answers. */
@@ -718,21 +780,38 @@ static void check_with_device(void) {
   EXPECT(gpuopt_context_device_info(ctx, &info), GPUOPT_ERROR_INVALID_HANDLE);
 }
 
-int main(void) {
-  int have_device;
+/* Modes (ctest runs the first two, so that the host checks are reported as passed, not as
+ * skipped next to the GPU tests):
+ *   --host    version, names, messages, error paths, logging, the no-device answers: 0 or 1;
+ *   --device  the device checks: 0 or 1 with a device, 77 (skipped) without one;
+ *   none      both (the install check): 0, 1, or 77 without a device. */
+int main(int argc, char** argv) {
+  int host = 1, device = 1, have_device;
 
+  if (argc > 1 && strcmp(argv[1], "--host") == 0) {
+    device = 0;
+  } else if (argc > 1 && strcmp(argv[1], "--device") == 0) {
+    host = 0;
+  } else if (argc > 1) {
+    fprintf(stderr, "usage: %s [--host | --device]\n", argv[0]);
+    return 2;
+  }
   printf("gpuopt %s (header %d.%d.%d)\n", gpuopt_version_string(), GPUOPT_VERSION_MAJOR,
          GPUOPT_VERSION_MINOR, GPUOPT_VERSION_PATCH);
-  check_version_and_names();
-  check_last_error_message();
-  check_null_handles();
+  if (host) {
+    check_version_and_names();
+    check_last_error_message();
+    check_null_handles();
+    check_logging();
+  }
   have_device = check_devices();
-  if (have_device) check_with_device();
+  if (device && have_device) check_with_device();
 
   printf("%d checks, %d failed\n", g_checks, g_failures);
   if (g_failures != 0) return 1;
-  if (!have_device) {
-    printf("SKIP: no CUDA device; the no-device path and every error path were checked\n");
+  if (device && !have_device) {
+    printf("SKIP: no CUDA device; %s checked\n",
+           host ? "the no-device path and every error path were" : "the no-device path was");
     return 77;
   }
   return 0;

@@ -10,21 +10,31 @@ elements, gpuopt dtype), ordered after its producer on ``stream``:
   that stream itself, as the DLPack protocol says. The capsule is read, not consumed: its
   destructor releases the tensor when it goes away.
 - gpuopt objects (Buffer, DeviceArray) and plain integers (raw device addresses) pass through.
+
+Byte arrays (uint8 / int8: DLPack code 1 or 0 with 8 bits, typestr ``|u1`` / ``|i1``) are taken
+as untyped memory, dtype BYTES: fine for workspaces and byte buffers, refused (element_dtype())
+wherever the operation needs an element type of gpuopt_dtype_t.
 """
 import ctypes
 
 from . import _constants as k
+
+#: Not a gpuopt_dtype_t: untyped bytes (a uint8 or int8 array), for workspaces and byte buffers.
+BYTES = -1
+_ITEMSIZE = {**k.DTYPE_BYTES, BYTES: 1}
 
 _TYPESTR = {"f4": k.GPUOPT_DTYPE_F32, "f8": k.GPUOPT_DTYPE_F64, "f2": k.GPUOPT_DTYPE_F16,
             "i4": k.GPUOPT_DTYPE_I32, "i8": k.GPUOPT_DTYPE_I64, "u4": k.GPUOPT_DTYPE_U32,
             "u8": k.GPUOPT_DTYPE_U64}
 _DTYPE_TYPESTR = {v: "<" + s for s, v in _TYPESTR.items()}
 _DTYPE_TYPESTR[k.GPUOPT_DTYPE_BF16] = "<V2"
+_TYPESTR["u1"] = _TYPESTR["i1"] = BYTES
+_DTYPE_TYPESTR[BYTES] = "|u1"
 
 # DLPack: (type code, bits) -> gpuopt dtype; device types the GPU can address.
 _DL = {(2, 32): k.GPUOPT_DTYPE_F32, (2, 64): k.GPUOPT_DTYPE_F64, (2, 16): k.GPUOPT_DTYPE_F16,
        (4, 16): k.GPUOPT_DTYPE_BF16, (0, 32): k.GPUOPT_DTYPE_I32, (0, 64): k.GPUOPT_DTYPE_I64,
-       (1, 32): k.GPUOPT_DTYPE_U32, (1, 64): k.GPUOPT_DTYPE_U64}
+       (1, 32): k.GPUOPT_DTYPE_U32, (1, 64): k.GPUOPT_DTYPE_U64, (1, 8): BYTES, (0, 8): BYTES}
 _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 2, 3, 13
 
 _NAMES = {"f32": k.GPUOPT_DTYPE_F32, "float32": k.GPUOPT_DTYPE_F32, "f64": k.GPUOPT_DTYPE_F64,
@@ -55,7 +65,7 @@ class DeviceArrayInfo:
         self.ptr = int(ptr or 0)
         self.shape = tuple(int(s) for s in shape)
         self.dtype = dtype
-        self.itemsize = k.DTYPE_BYTES[dtype]
+        self.itemsize = _ITEMSIZE[dtype]
         if strides is None:  # C-contiguous (row-major)
             strides, acc = [], 1
             for s in reversed(self.shape):
@@ -109,7 +119,7 @@ def _from_cai(cai, keepalive):
     if ts[0] == ">" or ts[1:] not in _TYPESTR:
         raise TypeError(f"gpuopt: unsupported typestr {ts!r} in __cuda_array_interface__")
     dtype = _TYPESTR[ts[1:]]
-    itemsize = k.DTYPE_BYTES[dtype]
+    itemsize = _ITEMSIZE[dtype]
     strides = cai.get("strides")
     if strides is not None:
         if any(s % itemsize for s in strides):
@@ -213,6 +223,15 @@ def as_device_array(obj, stream=None):
         return info
     raise TypeError(f"gpuopt: {type(obj).__name__} is not a device array (it has neither "
                     "__cuda_array_interface__ nor __dlpack__)")
+
+
+def element_dtype(info, what):
+    """info.dtype, a gpuopt_dtype_t; TypeError naming ``what`` (e.g. "gpuopt.matmul: a") for a
+    byte array, whose elements have no gpuopt type."""
+    if info.dtype == BYTES:
+        raise TypeError(f"{what} is a byte array (uint8/int8): this operand needs an element "
+                        "type of gpuopt_dtype_t (f32, f64, f16, bf16, i32, i64, u32, u64)")
+    return info.dtype
 
 
 def device_pointer(obj, stream=None):

@@ -2,8 +2,9 @@
 
 Where the library comes from, first match wins:
   1. the path in the environment variable GPUOPT_LIBRARY;
-  2. libgpuopt.so.0 / libgpuopt.so next to this package, or in <prefix>/lib (or lib64) when the
-     package is the installed one, <prefix>/share/gpuopt/python/gpuopt;
+  2. libgpuopt.so.0 / libgpuopt.so inside this package (where ``pip install`` puts the copy the
+     wheel carries: pyproject.toml), or in <prefix>/lib (or lib64) when the package is the one
+     ``cmake --install`` put in <prefix>/share/gpuopt/python/gpuopt;
   3. ctypes.util.find_library("gpuopt") and then "libgpuopt.so.0" through the loader's search path
      (LD_LIBRARY_PATH, the ldconfig cache).
 
@@ -27,6 +28,8 @@ _psize = ctypes.POINTER(ctypes.c_size_t)
 _pp = ctypes.POINTER(ctypes.c_void_p)
 _pstr = ctypes.POINTER(ctypes.c_char_p)
 _S = ctypes.c_int  # gpuopt_status_t
+#: gpuopt_log_fn: void (*)(gpuopt_log_level_t level, const char* message, void* user)
+LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
 
 
 def _ptr(struct):
@@ -40,6 +43,10 @@ _PROTOTYPES = {
     "gpuopt_version_string": (_str, []),
     "gpuopt_status_name": (_str, [_int]),
     "gpuopt_last_error_message": (_S, [ctypes.c_char_p, _size, _psize]),
+    # logging
+    "gpuopt_set_log_callback": (_S, [_p, _p]),  # a LOG_FN thunk as void* (None: NULL)
+    "gpuopt_set_log_level": (_S, [_int]),
+    "gpuopt_get_log_level": (_S, [_pint]),
     # devices
     "gpuopt_device_count": (_S, [_pint]),
     "gpuopt_device_info": (_S, [_int, _ptr(t.DeviceInfo)]),

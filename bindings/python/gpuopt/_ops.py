@@ -1,6 +1,8 @@
 """Operations. Operands are device arrays (``__cuda_array_interface__``, ``__dlpack__``,
 gpuopt.DeviceArray), gpuopt Buffers, or raw device addresses as integers; every call enqueues on
-``stream`` (a gpuopt Stream, which knows its Context) and returns without synchronizing.
+``stream`` (a gpuopt Stream, which knows its Context) and returns without synchronizing. With
+stream None and PyTorch tensors among the operands, the call runs on torch.cuda.current_stream()
+of the first tensor's device (gpuopt.torch.stream()).
 
 Layouts: gpuopt's matrices are column-major with a leading dimension. A row-major (PyTorch,
 NumPy, CuPy default) matrix of shape (r, c) and row stride ld is, in the same memory, the
@@ -10,13 +12,26 @@ C = A @ B with row-major C is computed as C^T = B^T A^T in column-major terms, w
 import ctypes
 
 from . import _constants as k
-from ._arrays import as_device_array, device_pointer, dtype_code
+from ._arrays import as_device_array, device_pointer, dtype_code, element_dtype
 from ._core import Buffer
 from ._errors import check
 from ._lib import lib
-from ._types import GemmDesc, ReduceDesc
+from ._types import GemmDesc, ReduceDesc, TransposeDesc
 
 _vp = ctypes.c_void_p
+
+
+def _stream_for(stream, fn, *operands):
+    """``stream``; for None, the gpuopt Stream on torch.cuda.current_stream() of the first
+    PyTorch tensor among ``operands`` (gpuopt.torch.stream(), cached per thread and stream)."""
+    if stream is not None:
+        return stream
+    for o in operands:
+        if type(o).__module__.split(".")[0] == "torch" and hasattr(o, "device"):
+            from . import torch as gpuopt_torch
+            return gpuopt_torch.stream(o.device)
+    raise ValueError(f"gpuopt.{fn}: stream is None and no operand is a PyTorch tensor (whose "
+                     "current stream would be used): pass a gpuopt Stream")
 
 
 def _addr(obj, stream):
@@ -42,11 +57,14 @@ def _nbytes(obj):
 def axpy(stream, alpha, x, y, n=None, incx=None, incy=None, dtype=None):
     """y = alpha * x + y. With arrays, n, strides and dtype come from them (1-D, or any
     contiguous shape); with raw addresses pass n, dtype (and incx, incy: default 1)."""
+    stream = _stream_for(stream, "axpy", x, y)
     xs = None if _is_raw(x) else as_device_array(x, stream)
     ys = None if _is_raw(y) else as_device_array(y, stream)
     for name, info in (("x", xs), ("y", ys)):
         if info is not None and len(info.shape) != 1 and not info.is_contiguous():
             raise ValueError(f"gpuopt.axpy: {name} must be 1-D or contiguous")
+        if info is not None:
+            element_dtype(info, f"gpuopt.axpy: {name}")
     if dtype is None:
         dtype = (xs or ys).dtype if (xs or ys) else None
         if dtype is None:
@@ -80,16 +98,17 @@ def axpy(stream, alpha, x, y, n=None, incx=None, incy=None, dtype=None):
 # --- gemm ----------------------------------------------------------------------------------
 def gemm(stream, desc, A, B, C):
     """gpuopt_gemm with a GemmDesc (column-major, see its fields) and device operands."""
+    stream = _stream_for(stream, "gemm", A, B, C)
     check(lib.gpuopt_gemm(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(A, stream),
                           _addr(B, stream), _addr(C, stream)))
 
 
-def _colmajor(info, name):
+def _colmajor(info, name, fn="gpuopt.matmul"):
     """(transposed, ld) of a 2-D operand: the matrix is the column-major matrix of its storage
     (transposed False, ld = column stride) or of its transpose (row-major storage: transposed
     True, ld = row stride). Size-1 axes take any stride."""
     if len(info.shape) != 2:
-        raise ValueError(f"gpuopt.matmul: {name} must be 2-D, has shape {info.shape}")
+        raise ValueError(f"{fn}: {name} must be 2-D, has shape {info.shape}")
     (r, c), (s0, s1) = info.shape, info.strides
     if s1 == 1 or c == 1:  # row-major (the usual PyTorch layout)
         ld = s0 if r > 1 else max(c, 1)
@@ -99,7 +118,7 @@ def _colmajor(info, name):
         ld = s1 if c > 1 else max(r, 1)
         if ld >= max(r, 1):
             return False, ld
-    raise ValueError(f"gpuopt.matmul: {name} (shape {info.shape}, strides {info.strides} "
+    raise ValueError(f"{fn}: {name} (shape {info.shape}, strides {info.strides} "
                      "elements) has no unit stride: make it contiguous first")
 
 
@@ -109,6 +128,7 @@ def plan_matmul(a, b, c, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
     for name, x in (("a", a), ("b", b), ("out", c)):
         if len(x.shape) != 2:
             raise ValueError(f"gpuopt.matmul: {name} must be 2-D, has shape {x.shape}")
+        element_dtype(x, f"gpuopt.matmul: {name}")
     (m, ka), (kb, n), (mc, nc) = a.shape, b.shape, c.shape
     if ka != kb or (mc, nc) != (m, n):
         raise ValueError(f"gpuopt.matmul: shapes {a.shape} @ {b.shape} -> {c.shape} do not match")
@@ -133,6 +153,7 @@ def plan_matmul(a, b, c, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
 def matmul(stream, a, b, out, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFAULT):
     """out = alpha * a @ b + beta * out for 2-D device arrays (row- or column-major, e.g.
     PyTorch tensors and their .T views); returns out."""
+    stream = _stream_for(stream, "matmul", a, b, out)
     ai, bi, ci = (as_device_array(x, stream) for x in (a, b, out))
     d, first, second = plan_matmul(ai, bi, ci, alpha, beta, compute)
     check(lib.gpuopt_gemm(stream.ctx._h, stream._h, ctypes.byref(d), _vp(first.ptr or None),
@@ -143,6 +164,7 @@ def matmul(stream, a, b, out, alpha=1.0, beta=0.0, compute=k.GPUOPT_COMPUTE_DEFA
 # --- reduce --------------------------------------------------------------------------------
 def reduce(stream, desc, inp, out):
     """gpuopt_reduce with a ReduceDesc and device operands."""
+    stream = _stream_for(stream, "reduce", inp, out)
     check(lib.gpuopt_reduce(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(inp, stream),
                             _addr(out, stream)))
 
@@ -164,6 +186,8 @@ def plan_reduce(x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC
     """ReduceDesc for DeviceArrayInfo x: all elements (contiguous x) into out[0], or with
     rows=True each row of a 2-D row-major x into out[i]."""
     op = k.REDUCE_OPS[op] if isinstance(op, str) else int(op)
+    element_dtype(x, "gpuopt.reduce_array: x")
+    element_dtype(out, "gpuopt.reduce_array: out")
     if rows:
         if len(x.shape) != 2 or (x.strides[1] != 1 and x.shape[1] > 1):
             raise ValueError("gpuopt.reduce_array: rows=True needs a 2-D array with unit "
@@ -187,6 +211,7 @@ def plan_reduce(x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC
 def reduce_array(stream, x, out, op="sum", rows=False, mode=k.GPUOPT_REDUCE_DETERMINISTIC):
     """Reduces device array x ("sum", "min", "max", "argmin", "argmax") into device array out:
     one result, or one per row with rows=True. Returns out."""
+    stream = _stream_for(stream, "reduce_array", x, out)
     xi, oi = as_device_array(x, stream), as_device_array(out, stream)
     d = plan_reduce(xi, oi, op, rows, mode)
     check(lib.gpuopt_reduce(stream.ctx._h, stream._h, ctypes.byref(d), _vp(xi.ptr or None),
@@ -211,6 +236,7 @@ def segmented_sort(stream, desc, keys_in, keys_out, values_in=None, values_out=N
     """gpuopt_segmented_sort with a SegmentedSortDesc; workspace of at least
     segmented_sort_workspace_size() bytes (a Buffer, a device array, or an address with
     workspace_bytes)."""
+    stream = _stream_for(stream, "segmented_sort", keys_in, keys_out)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_segmented_sort(stream.ctx._h, stream._h, ctypes.byref(desc),
                                     _addr(keys_in, stream), _addr(keys_out, stream),
@@ -220,14 +246,51 @@ def segmented_sort(stream, desc, keys_in, keys_out, values_in=None, values_out=N
 
 def stencil(stream, desc, inp, out):
     """gpuopt_stencil with a StencilDesc (set its coefficients with desc.set_coeffs())."""
+    stream = _stream_for(stream, "stencil", inp, out)
     check(lib.gpuopt_stencil(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(inp, stream),
                              _addr(out, stream)))
 
 
 def transpose(stream, desc, A, B):
     """gpuopt_transpose with a TransposeDesc: B = A^T, column-major."""
+    stream = _stream_for(stream, "transpose", A, B)
     check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(A, stream),
                                _addr(B, stream)))
+
+
+def plan_transpose(x, out):
+    """TransposeDesc of out = x^T for 2-D DeviceArrayInfo x (r, c) and out (c, r), both
+    row-major or both column-major (between layouts a transpose is a copy: refused)."""
+    fn = "gpuopt.transpose_array"
+    for name, info in (("x", x), ("out", out)):
+        if len(info.shape) != 2:
+            raise ValueError(f"{fn}: {name} must be 2-D, has shape {info.shape}")
+        element_dtype(info, f"{fn}: {name}")
+    (r, c), (oc, orr) = x.shape, out.shape
+    if (oc, orr) != (c, r):
+        raise ValueError(f"{fn}: out has shape {out.shape}, the transpose of {x.shape} is {(c, r)}")
+    if x.dtype != out.dtype:
+        raise TypeError(f"{fn}: x and out differ in dtype")
+    tx, ldx = _colmajor(x, "x", fn)
+    to, ldo = _colmajor(out, "out", fn)
+    if tx != to:
+        raise ValueError(f"{fn}: x and out must have the same layout (both row-major or both "
+                         "column-major); between layouts the transpose is a copy")
+    # Row-major x is the column-major c x r matrix x^T, whose transpose, r x c column-major, is
+    # row-major out; column-major x is x itself (r x c), its transpose column-major out.
+    rows, cols = (c, r) if tx else (r, c)
+    return TransposeDesc(dtype=x.dtype, rows=rows, cols=cols, lda=ldx, ldb=ldo)
+
+
+def transpose_array(stream, x, out):
+    """out = x.T for 2-D device arrays of the same layout (e.g. PyTorch tensors: x (r, c)
+    contiguous, out (c, r) contiguous). Returns out."""
+    stream = _stream_for(stream, "transpose_array", x, out)
+    xi, oi = as_device_array(x, stream), as_device_array(out, stream)
+    d = plan_transpose(xi, oi)
+    check(lib.gpuopt_transpose(stream.ctx._h, stream._h, ctypes.byref(d), _vp(xi.ptr or None),
+                               _vp(oi.ptr or None)))
+    return out
 
 
 def gdn_workspace_size(ctx, desc, pass_=k.GPUOPT_GDN_FORWARD):
@@ -238,6 +301,7 @@ def gdn_workspace_size(ctx, desc, pass_=k.GPUOPT_GDN_FORWARD):
 
 def gdn_forward(stream, desc, x, beta, gamma, y, workspace=None, workspace_bytes=None):
     """gpuopt_gdn_forward with a GdnDesc: y = GDN(x), NCHW f32."""
+    stream = _stream_for(stream, "gdn_forward", x, y)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_gdn_forward(stream.ctx._h, stream._h, ctypes.byref(desc), _addr(x, stream),
                                  _addr(beta, stream), _addr(gamma, stream), _addr(y, stream),
@@ -247,6 +311,7 @@ def gdn_forward(stream, desc, x, beta, gamma, y, workspace=None, workspace_bytes
 def gdn_backward(stream, desc, x, beta, gamma, dy, dx, dbeta, dgamma, workspace=None,
                  workspace_bytes=None):
     """gpuopt_gdn_backward with a GdnDesc: dx, dbeta, dgamma from dy."""
+    stream = _stream_for(stream, "gdn_backward", x, dy)
     wb = _nbytes(workspace) if workspace_bytes is None else workspace_bytes
     check(lib.gpuopt_gdn_backward(stream.ctx._h, stream._h, ctypes.byref(desc),
                                   _addr(x, stream), _addr(beta, stream), _addr(gamma, stream),

@@ -63,6 +63,41 @@ class NoDevice(unittest.TestCase):
         self.assertGreaterEqual(gpuopt.device_count(), 0)
 
 
+class Logging(unittest.TestCase):
+    def tearDown(self):
+        gpuopt.set_log_callback(None)
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_OFF)
+
+    def test_level_round_trips_and_bad_level_fails(self):
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_DEBUG)
+        self.assertEqual(gpuopt.get_log_level(), gpuopt.GPUOPT_LOG_DEBUG)
+        with self.assertRaises(gpuopt.GpuoptError) as cm:
+            gpuopt.set_log_level(7)
+        self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_ARGUMENT)
+        self.assertIn("gpuopt_set_log_level", cm.exception.message)
+        self.assertEqual(gpuopt.get_log_level(), gpuopt.GPUOPT_LOG_DEBUG)
+
+    def test_callback_receives_the_context_line(self):
+        """A context created (device) or refused (no device, with the reason) logs one line at
+        GPUOPT_LOG_INFO; the callback gets it instead of stderr, and nothing after None."""
+        lines = []
+        gpuopt.set_log_level(gpuopt.GPUOPT_LOG_INFO)
+        gpuopt.set_log_callback(lambda level, message: lines.append((level, message)))
+        try:
+            gpuopt.Context(0).close()
+        except gpuopt.NoDeviceError:
+            pass
+        self.assertTrue(any(level == gpuopt.GPUOPT_LOG_INFO and "context" in message
+                            for level, message in lines), lines)
+        gpuopt.set_log_callback(None)
+        seen = len(lines)
+        try:
+            gpuopt.Context(0).close()
+        except gpuopt.NoDeviceError:
+            pass
+        self.assertEqual(len(lines), seen)
+
+
 class Errors(unittest.TestCase):
     def test_null_handles(self):
         lib = gpuopt.lib
@@ -115,6 +150,43 @@ class Errors(unittest.TestCase):
             self.assertEqual(cls().struct_size, ctypes.sizeof(cls))
         with self.assertRaises(TypeError):
             gpuopt.GemmDesc(not_a_field=1)
+
+
+class Main(unittest.TestCase):
+    """python -m gpuopt: the report without a device here, and its printing of devices and
+    variants from made-up ones (the device path is what a GPU machine prints)."""
+
+    def test_report_and_printing(self):
+        import io
+        from gpuopt import __main__ as m
+        r = m.collect()
+        self.assertEqual(r["library_version"], gpuopt.version_string())
+        self.assertEqual(r["device_count"], len(r["devices"]))
+        if r["variants"] is None:
+            self.assertIn("gpuopt_context_create", r["no_variants_reason"])
+
+        class FakeContext:
+            def variants(self, op):
+                return [gpuopt.VariantInfo(name=b"naive", technique=b"one thread per element",
+                                           min_cc=75, available=1, dtype_mask=0b11),
+                        gpuopt.VariantInfo(name=b"sm90_tma", technique=b"TMA loads", min_cc=90,
+                                           exact_cc=90, available=0, dtype_mask=1 << 3)]
+        info = gpuopt.DeviceInfo(device=0, name=b"Made-up GPU", cc_major=9, cc_minor=0,
+                                 sm_count=132, total_memory=80 << 30, l2_cache_bytes=50 << 20,
+                                 supports_clusters=1, supports_tma=1, driver_version=13000,
+                                 runtime_version=13000, theoretical_bandwidth_gbs=3352.0)
+        r.update(device_count=1, devices=[m._device(info)], variants=m._variants(FakeContext()))
+        out = io.StringIO()
+        m._print(r, out)
+        text = out.getvalue()
+        self.assertIn("device 0: Made-up GPU, cc 9.0, 132 SMs, 80.0 GiB, L2 50 MiB, 3352.0 GB/s, "
+                      "clusters TMA; driver 13.0, runtime 13.0", text)
+        self.assertIn("  gemm:\n    + naive", text)
+        self.assertIn("sm_75+", text)
+        self.assertIn("- sm90_tma                 sm_90a only   bf16: TMA loads", text)
+        self.assertIn("f32,f64: one thread per element", text)
+        self.assertEqual(len(r["variants"]),  # every op of gpuopt_op_t
+                         len([n for n in vars(gpuopt) if n.startswith("GPUOPT_OP_")]))
 
 
 class Layout(unittest.TestCase):
@@ -200,6 +272,41 @@ class Matmul(unittest.TestCase):
         with self.assertRaises(ValueError):
             gpuopt.plan_matmul(gpuopt.DeviceArrayInfo(0, (15,), None, 1), _info((5, 4), "C"),
                                _info((3, 4), "C"))
+
+
+class Transpose(unittest.TestCase):
+    def test_every_layout(self):
+        """plan_transpose's descriptor, executed on a model of the memory, gives x.T for x and
+        out both row-major or both column-major (padded too); mixed layouts are refused."""
+        r, c = 3, 5
+        for order, pad in itertools.product("CF", (0, 2)):
+            x = _info((r, c), order, base=0, pad=pad)
+            out = _info((c, r), order, base=100, pad=pad)
+            mem = [float(i) for i in range(200)]
+            d = gpuopt.plan_transpose(x, out)
+            self.assertEqual(d.dtype, gpuopt.GPUOPT_DTYPE_F64)
+            for i in range(d.rows):  # B(j, i) = A(i, j), column-major
+                for j in range(d.cols):
+                    mem[out.ptr + j + i * d.ldb] = mem[x.ptr + i + j * d.lda]
+
+            def get(a, i, j):
+                return mem[a.ptr + i * a.strides[0] + j * a.strides[1]]
+            for i in range(r):
+                for j in range(c):
+                    self.assertEqual(get(out, j, i), get(x, i, j), (order, pad, i, j))
+        with self.assertRaisesRegex(ValueError, "same layout"):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((c, r), "F"))
+        with self.assertRaisesRegex(ValueError, "shape"):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((r, c), "C"))
+        with self.assertRaises(TypeError):
+            gpuopt.plan_transpose(_info((r, c), "C"), _info((c, r), "C", gpuopt.GPUOPT_DTYPE_F32))
+
+    def test_no_stream_without_torch_tensors(self):
+        x = _info((3, 5), "C")
+        with self.assertRaisesRegex(ValueError, "gpuopt.transpose_array: stream is None"):
+            gpuopt.transpose_array(None, x, _info((5, 3), "C"))
+        with self.assertRaisesRegex(ValueError, "gpuopt.matmul: stream is None"):
+            gpuopt.matmul(None, x, _info((5, 3), "C"), _info((3, 3), "C"))
 
 
 class Reduce(unittest.TestCase):
@@ -317,6 +424,56 @@ class Interop(unittest.TestCase):
         gpuopt.as_device_array(_FakeCAI(shape=(2,), typestr="<f4", stream=77), s)
         gpuopt.as_device_array(_FakeCAI(shape=(2,), typestr="<f4", stream=None), s)
         self.assertEqual(s.waited, [77])
+        del mt
+
+    def test_uint8_workspace(self):
+        """A uint8 (or int8) array, PyTorch's natural byte buffer, is accepted as untyped memory
+        where bytes are all that count (a workspace) and refused where an element type must
+        match the op's."""
+        mt, capsule, _keep = self._capsule(code=1, bits=8)  # uint8, as torch.uint8 exports it
+        info = _arrays.parse_dlpack_capsule(capsule)
+        self.assertEqual((info.dtype, info.itemsize, info.size), (_arrays.BYTES, 1, 12))
+        mt.dl_tensor.dtype.code = 0  # int8
+        self.assertEqual(_arrays.parse_dlpack_capsule(capsule).dtype, _arrays.BYTES)
+        mt.dl_tensor.dtype.code = 6  # bool: still refused
+        with self.assertRaisesRegex(TypeError, "unsupported DLPack dtype"):
+            _arrays.parse_dlpack_capsule(capsule)
+        mt.dl_tensor.dtype.code = 1
+        for ts in ("|u1", "|i1"):
+            cai = gpuopt.as_device_array(_FakeCAI(shape=(4096,), typestr=ts))
+            self.assertEqual((cai.dtype, cai.itemsize, cai.ptr), (_arrays.BYTES, 1, 4096))
+
+        class TorchUint8:  # torch.empty(n, dtype=torch.uint8, device="cuda") as the binding sees it
+            nbytes = 12
+
+            def __init__(self):
+                self.__cuda_array_interface__ = {"version": 2, "shape": (12,), "data": (1, 0),
+                                                 "typestr": "|u1", "strides": None}
+
+            def __dlpack__(self, stream=None):
+                return capsule
+
+        class NullStream:  # a stream whose context is NULL: the library answers, not the binding
+            native, capturing = 0, False
+            ctx = type("NullContext", (), {"_h": ctypes.c_void_p()})()
+            _h = ctypes.c_void_p()
+
+        ws = TorchUint8()
+        self.assertEqual(_arrays.device_pointer(ws, NullStream()), (1 << 20) + 16)
+        desc = gpuopt.SegmentedSortDesc(key_type=gpuopt.GPUOPT_DTYPE_F32, num_items=12,
+                                        num_segments=3, segment_size=4)
+        with self.assertRaises(gpuopt.GpuoptError) as cm:  # past the binding's conversion
+            gpuopt.segmented_sort(NullStream(), desc, 1 << 20, 2 << 20, workspace=ws)
+        self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_HANDLE)
+        self.assertIn("gpuopt_segmented_sort", cm.exception.message)
+        # where the element type counts, bytes are refused with the operand's name
+        byte_matrix = gpuopt.DeviceArrayInfo(0, (3, 4), None, _arrays.BYTES)
+        with self.assertRaisesRegex(TypeError, "gpuopt.matmul: a is a byte array"):
+            gpuopt.plan_matmul(byte_matrix, _info((4, 2), "C"), _info((3, 2), "C"))
+        with self.assertRaisesRegex(TypeError, "gpuopt.reduce_array: x is a byte array"):
+            gpuopt.plan_reduce(byte_matrix, _info((1, 1), "C"))
+        with self.assertRaisesRegex(TypeError, "gpuopt.axpy: x is a byte array"):
+            gpuopt.axpy(NullStream(), 1.0, byte_matrix, byte_matrix)
         del mt
 
     def test_host_addresses(self):

@@ -10,6 +10,8 @@
 //!   defaults.
 //! - Threads follow the header: `Context: Send + Sync`, `Stream: Send` (one thread at a time),
 //!   `Buffer: Send + Sync`, `Graph: Send + Sync` (launch `&self`, update `&mut self`).
+//! - Logging: [`set_log_level`] and [`set_log_callback`] (a closure receives each dispatch
+//!   decision and runtime event instead of stderr), process-wide.
 //! - Operations are methods of [`Stream`]. The safe forms take buffers and check their extents;
 //!   the `unsafe` `*_ptr` forms take raw device pointers from any allocator.
 //!
@@ -35,6 +37,7 @@ mod context;
 mod desc;
 mod error;
 mod graph;
+mod log;
 mod ops;
 mod stream;
 mod types;
@@ -44,6 +47,7 @@ pub use context::{device_count, device_info, Context, DeviceAllocator, DeviceInf
 pub use desc::{Gdn, Gemm, Reduce, SegmentedSort, Stencil, Transpose};
 pub use error::{last_error_message, Error, Result, Status};
 pub use graph::Graph;
+pub use log::{clear_log_callback, log_level, set_log_callback, set_log_level, LogLevel};
 pub use stream::Stream;
 pub use types::{
     Bf16, Boundary, Compute, Dtype, Element, GdnPass, MemoryKind, Op, ReduceMode, ReduceOp,

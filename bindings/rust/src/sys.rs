@@ -38,6 +38,19 @@ pub const GPUOPT_ERROR_CUBLAS: gpuopt_status_t = 10;
 pub const GPUOPT_ERROR_INTERNAL: gpuopt_status_t = 11;
 pub const GPUOPT_ERROR_WRONG_DEVICE: gpuopt_status_t = 12;
 
+// ---- Logging ----
+
+/// `gpuopt_log_level_t`.
+pub type gpuopt_log_level_t = c_int;
+pub const GPUOPT_LOG_OFF: gpuopt_log_level_t = 0;
+pub const GPUOPT_LOG_INFO: gpuopt_log_level_t = 1;
+pub const GPUOPT_LOG_DEBUG: gpuopt_log_level_t = 2;
+
+/// `gpuopt_log_fn`: `None` is the C NULL (back to stderr).
+pub type gpuopt_log_fn = Option<
+    unsafe extern "C" fn(level: gpuopt_log_level_t, message: *const c_char, user: *mut c_void),
+>;
+
 // ---- Devices ----
 
 /// `gpuopt_device_info_t`.
@@ -316,6 +329,11 @@ extern "C" {
         size: usize,
         length: *mut usize,
     ) -> gpuopt_status_t;
+
+    // Logging
+    pub fn gpuopt_set_log_callback(fn_: gpuopt_log_fn, user: *mut c_void) -> gpuopt_status_t;
+    pub fn gpuopt_set_log_level(level: gpuopt_log_level_t) -> gpuopt_status_t;
+    pub fn gpuopt_get_log_level(level: *mut gpuopt_log_level_t) -> gpuopt_status_t;
 
     // Devices
     pub fn gpuopt_device_count(count: *mut c_int) -> gpuopt_status_t;

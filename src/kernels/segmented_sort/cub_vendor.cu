@@ -1,66 +1,27 @@
 // segmented_sort cub (vendor): cub::DeviceSegmentedSort::StableSortKeys / StableSortPairs with
 // segment iterators that clamp the offsets like the own kernels do; temp storage from the
 // caller's workspace (sized on the host by the null-pointer query). Integer keys in ascending
-// order go to CUB as they are; floats (gpuopt's order puts every NaN last and -0.0 before +0.0)
-// and descending sorts go through the same order-preserving map as the own kernels: a map pass
-// into the workspace, CUB on the unsigned bits, an unmap pass per segment into keys_out.
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
+// order go to CUB as they are (but 64-bit signed ones); floats (gpuopt's order puts every NaN
+// last and -0.0 before +0.0), 64-bit signed keys and descending sorts go through the same
+// order-preserving map as the own kernels: a map pass into the workspace, CUB on the unsigned
+// bits, an unmap pass per segment into keys_out. The CUB calls themselves are compiled one key
+// type per file (cub_vendor_sort.hpp).
 #include <algorithm>
-#include <cub/device/device_segmented_sort.cuh>
 #include <type_traits>
 
 #include "common/launch.hpp"
+#include "kernels/segmented_sort/cub_vendor_sort.hpp"
 #include "kernels/segmented_sort/sort_keys.cuh"
 
 namespace gpuopt {
 namespace {
 
-// Begin (end = false) or end offset of segment s, clamped as segment_range() does.
-struct SegmentBound {
-  const long long* offsets;
-  long long num_items;
-  long long segment_size;
-  bool end;
-  __host__ __device__ long long operator()(long long s) const {
-    if (!offsets) return (s + (end ? 1 : 0)) * segment_size;
-    long long b = offsets[s];
-    b = b < 0 ? 0 : (b > num_items ? num_items : b);
-    if (!end) return b;
-    const long long e = offsets[s + 1];
-    return e < b ? b : (e > num_items ? num_items : e);
-  }
-};
-
-using BoundIt = thrust::transform_iterator<SegmentBound, thrust::counting_iterator<long long>>;
-
-BoundIt bounds(const SegmentedSortProblem& p, bool end) {
-  return BoundIt(thrust::counting_iterator<long long>(0),
-                 SegmentBound{reinterpret_cast<const long long*>(p.offsets), p.num_items,
-                              p.segment_size, end});
-}
-
-// Keys go to CUB unmapped when its order is gpuopt's: integers, ascending.
+// Keys go to CUB unmapped when its order is gpuopt's: integers, ascending, except 64-bit signed
+// ones, which take the mapped path to spare a fourth instantiation of CUB's sort
+// (cub_vendor_sort.hpp).
 bool direct(const SegmentedSortProblem& p) {
-  return sort_key_kind(p.key_type) != KeyKind::kFloat && !p.descending;
-}
-
-// One CUB call (temp == nullptr: the size query). K: the key type CUB sees.
-template <class K>
-cudaError_t cub_call(const SegmentedSortProblem& p, void* temp, std::size_t& bytes, const K* kin,
-                     K* kout, cudaStream_t stream) {
-  const BoundIt b = bounds(p, false), e = bounds(p, true);
-  if (p.value_bytes == 0)
-    return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, kin, kout, p.num_items,
-                                                    p.num_segments, b, e, stream);
-  if (p.value_bytes == 4)
-    return cub::DeviceSegmentedSort::StableSortPairs(
-        temp, bytes, kin, kout, static_cast<const unsigned*>(p.values_in),
-        static_cast<unsigned*>(p.values_out), p.num_items, p.num_segments, b, e, stream);
-  return cub::DeviceSegmentedSort::StableSortPairs(
-      temp, bytes, kin, kout, static_cast<const unsigned long long*>(p.values_in),
-      static_cast<unsigned long long*>(p.values_out), p.num_items, p.num_segments, b, e, stream);
+  return sort_key_kind(p.key_type) != KeyKind::kFloat && !p.descending &&
+         p.key_type != GPUOPT_DTYPE_I64;
 }
 
 // Calls f(K{}) with the key type CUB sorts for the problem.
@@ -69,7 +30,7 @@ cudaError_t with_cub_key(const SegmentedSortProblem& p, F&& f) {
   const bool wide = sort_key_size(p.key_type) == 8;
   if (!direct(p) || p.key_type == GPUOPT_DTYPE_U32 || p.key_type == GPUOPT_DTYPE_U64)
     return wide ? f(0ull) : f(0u);
-  return wide ? f(0ll) : f(0);
+  return f(0);  // direct 32-bit signed keys
 }
 
 template <class U>
@@ -100,7 +61,7 @@ cudaError_t map_sort_unmap(const SegmentedSortProblem& p, const sort::SortArgs& 
   K* mout = reinterpret_cast<K*>(ws + l.mapped_out);
   map_kernel<K><<<static_cast<unsigned>(blocks), 256, 0, env.stream>>>(
       static_cast<const K*>(p.keys_in), min, p.num_items, a.kind, a.descending);
-  cudaError_t e = cub_call<K>(p, ws + l.temp, bytes, min, mout, env.stream);
+  cudaError_t e = cub_segmented_sort<K>(p, ws + l.temp, bytes, min, mout, env.stream);
   if (e != cudaSuccess) return e;
   const long long seg_blocks =
       std::min<long long>(std::max<long long>(1, p.num_segments), env.device->sm_count * 16LL);
@@ -124,7 +85,7 @@ bool cub_layout(const SegmentedSortProblem& p, CubLayout* out) {
   std::size_t bytes = 0;
   const cudaError_t err = with_cub_key(p, [&](auto k) {
     using K = decltype(k);
-    return cub_call<K>(p, nullptr, bytes, nullptr, nullptr, nullptr);
+    return cub_segmented_sort<K>(p, nullptr, bytes, nullptr, nullptr, nullptr);
   });
   if (err != cudaSuccess) {
     cudaGetLastError();
@@ -149,8 +110,8 @@ gpuopt_status_t sort_launch_cub(const SegmentedSortProblem& p, const ExecEnv& en
   const cudaError_t err = with_cub_key(p, [&](auto k) {
     using K = decltype(k);
     if (!l.mapped)
-      return cub_call<K>(p, ws + l.temp, bytes, static_cast<const K*>(p.keys_in),
-                         static_cast<K*>(p.keys_out), env.stream);
+      return cub_segmented_sort<K>(p, ws + l.temp, bytes, static_cast<const K*>(p.keys_in),
+                                   static_cast<K*>(p.keys_out), env.stream);
     if constexpr (std::is_unsigned<K>::value) {
       return map_sort_unmap<K>(p, a, l, ws, bytes, blocks, env);
     }

@@ -1,0 +1,26 @@
+// Settings of gpuopt_blas, read once from the environment (secure_getenv).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuopt_blas {
+
+enum class Force { kAuto, kGpu, kCpu };
+
+struct Config {
+  std::string cpu_lib;         // GPUOPT_BLAS_CPU_LIB: absolute path of the CPU BLAS, "" = search
+  Force force = Force::kAuto;  // GPUOPT_BLAS_FORCE=gpu|cpu
+  bool devices_set = false;    // GPUOPT_BLAS_DEVICES given
+  std::vector<int> devices;  // GPUOPT_BLAS_DEVICES=0,1,... (ordinals); empty with devices_set: none
+  bool log = false;          // GPUOPT_BLAS_LOG=1: one line per level-3 call on stderr
+  std::string problems;      // what could not be parsed (reported in the log lines)
+};
+
+/** The settings (parsed on first use, thread-safe). */
+const Config& config();
+
+/** Parses a GPUOPT_BLAS_DEVICES value ("0,1,3"); false (and @p out untouched) when malformed. */
+bool parse_device_list(const char* text, std::vector<int>* out);
+
+}  // namespace gpuopt_blas

@@ -1,0 +1,112 @@
+// gemm on the GPU: operands all in device/managed memory run in place (gpuopt_gemm on one
+// device); otherwise through the host-tiled pipeline on every device of GPUOPT_BLAS_DEVICES.
+#include <string>
+
+#include "cpu_calls.hpp"
+#include "gpu.hpp"
+#include "gpu_engine.hpp"
+#include "host_view.hpp"
+
+namespace gpuopt_blas {
+namespace gpu {
+namespace {
+
+// C[i0.., j0..] (rows x cols) = alpha op(A)[i0.., :] op(B)[:, j0..] + beta C on the CPU, with
+// host copies of operands that are in device memory.
+template <class T>
+bool cpu_part(const gpuopt_host_tiled::Call& c, long i0, long j0, long rows, long cols) {
+  const T* A = static_cast<const T*>(c.A);
+  const T* B = static_cast<const T*>(c.B);
+  T* C = static_cast<T*>(c.C);
+  const bool na = c.transa == 'N', nb = c.transb == 'N';
+  const T* a = na ? A + i0 : A + i0 * c.lda;
+  const T* b = nb ? B + j0 * c.ldb : B + j0;
+  T* cc = C + i0 + j0 * c.ldc;
+  HostView<T> va, vb, vc;
+  if (!host_view(a, c.lda, na ? rows : c.k, na ? c.k : rows, &va) ||
+      !host_view(b, c.ldb, nb ? c.k : cols, nb ? cols : c.k, &vb) ||
+      !host_view(static_cast<const T*>(cc), c.ldc, rows, cols, &vc))
+    return false;
+  Cpu<T>::gemm(c.transa, c.transb, static_cast<int>(rows), static_cast<int>(cols),
+               static_cast<int>(c.k), static_cast<T>(c.alpha), va.ptr, static_cast<int>(va.ld),
+               vb.ptr, static_cast<int>(vb.ld), static_cast<T>(c.beta), vc.ptr,
+               static_cast<int>(vc.ld));
+  return write_back(cc, c.ldc, rows, cols, vc);
+}
+
+gpuopt_host_tiled::Memory memory_of(const void* p) {
+  return classify(p).mem == Mem::kHost ? gpuopt_host_tiled::Memory::kHost
+                                       : gpuopt_host_tiled::Memory::kDevice;
+}
+
+}  // namespace
+
+template <class T>
+bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, const T* B, int ldb,
+          T beta, T* C, int ldc, std::string* why) {
+  const char* routine = sizeof(T) == 8 ? "dgemm" : "sgemm";
+  Engine& e = Engine::get();
+  std::lock_guard<std::mutex> lock(e.mutex());
+  DeviceScope keep_device;
+  gpuopt_host_tiled::Pipeline* p = e.pipeline(why);
+  gpuopt_host_tiled::Call c;
+  c.dtype = sizeof(T) == 8 ? GPUOPT_DTYPE_F64 : GPUOPT_DTYPE_F32;
+  c.transa = ta;
+  c.transb = tb;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.alpha = alpha;
+  c.beta = beta;
+  c.A = A;
+  c.lda = lda;
+  c.B = B;
+  c.ldb = ldb;
+  c.C = C;
+  c.ldc = ldc;
+  c.a_mem = memory_of(A);
+  c.b_mem = memory_of(B);
+  c.c_mem = memory_of(C);
+  const bool any_device = c.a_mem != gpuopt_host_tiled::Memory::kHost ||
+                          c.b_mem != gpuopt_host_tiled::Memory::kHost ||
+                          c.c_mem != gpuopt_host_tiled::Memory::kHost;
+  if (!p) {
+    // No GPU: operands in device memory still get a right answer, through host copies.
+    if (any_device && cpu_part<T>(c, 0, 0, m, n)) return true;
+    return false;
+  }
+  const bool all_device = c.a_mem != gpuopt_host_tiled::Memory::kHost &&
+                          c.b_mem != gpuopt_host_tiled::Memory::kHost &&
+                          c.c_mem != gpuopt_host_tiled::Memory::kHost;
+  if (all_device) {
+    Where wc = classify(C);
+    int di = e.device_index(wc.mem == Mem::kDevice ? wc.device : p->devices()[0]);
+    if (di >= 0) {
+      std::string err;
+      if (p->gemm_in_place(c, static_cast<size_t>(di), &err)) return true;
+      e.failed(routine, err);
+      *why = "in place: " + err;
+      if (!cpu_part<T>(c, 0, 0, m, n)) *why += "; the CPU redo could not reach device memory";
+      return true;
+    }
+  }
+  bool cpu_ok = true;
+  gpuopt_host_tiled::Result r =
+      p->gemm(c, [&](const gpuopt_host_tiled::Call& call, int64_t i0, int64_t j0, int64_t rows,
+                     int64_t cols) { cpu_ok = cpu_part<T>(call, i0, j0, rows, cols) && cpu_ok; });
+  if (!r.ok) {
+    e.failed(routine, r.error);
+    *why = std::to_string(r.cpu_tiles) + " of " + std::to_string(r.tiles) +
+           " tiles finished on the CPU after: " + r.error;
+    if (!cpu_ok) *why += "; the CPU redo could not reach device memory";
+  }
+  return true;
+}
+
+template bool gemm<double>(char, char, int, int, int, double, const double*, int, const double*,
+                           int, double, double*, int, std::string*);
+template bool gemm<float>(char, char, int, int, int, float, const float*, int, const float*, int,
+                          float, float*, int, std::string*);
+
+}  // namespace gpu
+}  // namespace gpuopt_blas

@@ -1,0 +1,8 @@
+// segmented_sort cub (vendor): cub::DeviceSegmentedSort for 32-bit signed keys in ascending order,
+// sorted as they are (the bench's vendor row).
+#include "kernels/segmented_sort/cub_vendor_sort.cuh"
+
+namespace gpuopt {
+template cudaError_t cub_segmented_sort<int>(const SegmentedSortProblem&, void*, std::size_t&,
+                                             const int*, int*, cudaStream_t);
+}  // namespace gpuopt

@@ -1,0 +1,474 @@
+// GPU tests of the drop-in BLAS (label gpu; every case skips without a device). ctest runs this
+// binary with GPUOPT_BLAS_FORCE=gpu, so every level-3 call below takes the GPU path; results are
+// compared with the CPU BLAS the shim forwards to (loaded here by path) or a direct sum.
+//   HostTiled.*  the pipeline itself with small tiles (many tiles, k chunks, both slots, several
+//                streams): every transpose pair, beta = 0 and not, padded leading dimensions,
+//                f32/f64, device operands, an injected failure finished on the CPU
+//   Blas.*       the entry points: host arrays, device and managed pointers in place, the other
+//                level-3 routines, concurrent callers, a child after fork()
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "blas_prototypes.h"
+#include "host_tiled_gemm.hpp"
+
+namespace {
+
+bool have_gpu() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
+
+std::vector<double> fill(size_t n, double seed) {
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::sin(seed + 0.731 * static_cast<double>(i)) + 0.05;
+  return v;
+}
+
+// C = alpha op(A) op(B) + beta C, by direct sums (long double), column-major.
+template <class T>
+void reference_gemm(char ta, char tb, int m, int n, int k, double alpha, const T* A, int lda,
+                    const T* B, int ldb, double beta, T* C, int ldc) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      long double s = 0;
+      for (int l = 0; l < k; ++l) {
+        long double a =
+            ta == 'N' ? A[i + static_cast<long>(l) * lda] : A[l + static_cast<long>(i) * lda];
+        long double b =
+            tb == 'N' ? B[l + static_cast<long>(j) * ldb] : B[j + static_cast<long>(l) * ldb];
+        s += a * b;
+      }
+      T& c = C[i + static_cast<long>(j) * ldc];
+      c = static_cast<T>(alpha * static_cast<double>(s) + (beta == 0 ? 0.0 : beta * c));
+    }
+}
+
+// Largest |x - y| over the m x n parts, relative to the largest |y|.
+template <class T>
+double rel_diff(int m, int n, const T* x, int ldx, const T* y, int ldy) {
+  double worst = 0, scale = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double a = x[i + static_cast<long>(j) * ldx], b = y[i + static_cast<long>(j) * ldy];
+      worst = std::fmax(worst, std::fabs(a - b));
+      scale = std::fmax(scale, std::fabs(b));
+    }
+  return scale > 0 ? worst / scale : worst;
+}
+
+// The CPU BLAS the shim forwards to, loaded here by path for reference results.
+void* cpu_blas() {
+  static void* h = [] {
+    const char* env = getenv("GPUOPT_BLAS_CPU_LIB");
+    const char* paths[] = {env ? env : "",
+                           "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
+                           "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"};
+    for (const char* p : paths)
+      if (*p)
+        if (void* l = dlopen(p, RTLD_NOW | RTLD_LOCAL)) return l;
+    return static_cast<void*>(nullptr);
+  }();
+  return h;
+}
+template <class F>
+F cpu_fn(const char* name) {
+  void* h = cpu_blas();
+  return h ? reinterpret_cast<F>(dlsym(h, name)) : nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pipeline with small tiles.
+
+struct PipeCase {
+  char ta, tb;
+  int m, n, k;
+  double beta;
+  int pad;
+};
+
+template <class T>
+void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc, bool device_ops) {
+  const int ar = pc.ta == 'N' ? pc.m : pc.k, ac = pc.ta == 'N' ? pc.k : pc.m;
+  const int br = pc.tb == 'N' ? pc.k : pc.n, bc = pc.tb == 'N' ? pc.n : pc.k;
+  const int lda = ar + pc.pad, ldb = br + pc.pad, ldc = pc.m + pc.pad;
+  std::vector<T> A(static_cast<size_t>(lda) * ac), B(static_cast<size_t>(ldb) * bc),
+      C(static_cast<size_t>(ldc) * pc.n);
+  auto fa = fill(A.size(), 1.0), fb = fill(B.size(), 2.0), fc = fill(C.size(), 3.0);
+  for (size_t i = 0; i < A.size(); ++i) A[i] = static_cast<T>(fa[i]);
+  for (size_t i = 0; i < B.size(); ++i) B[i] = static_cast<T>(fb[i]);
+  for (size_t i = 0; i < C.size(); ++i) C[i] = static_cast<T>(fc[i]);
+  if (pc.beta == 0)  // beta = 0 must not read C
+    for (int j = 0; j < pc.n; ++j)
+      for (int i = 0; i < pc.m; ++i) C[i + static_cast<size_t>(j) * ldc] = static_cast<T>(NAN);
+  std::vector<T> R = C;
+  reference_gemm<T>(pc.ta, pc.tb, pc.m, pc.n, pc.k, 0.75, A.data(), lda, B.data(), ldb, pc.beta,
+                    R.data(), ldc);
+  gpuopt_host_tiled::Call c;
+  c.dtype = sizeof(T) == 8 ? GPUOPT_DTYPE_F64 : GPUOPT_DTYPE_F32;
+  c.transa = pc.ta;
+  c.transb = pc.tb;
+  c.m = pc.m;
+  c.n = pc.n;
+  c.k = pc.k;
+  c.alpha = 0.75;
+  c.beta = pc.beta;
+  c.lda = lda;
+  c.ldb = ldb;
+  c.ldc = ldc;
+  void *dA = nullptr, *dB = nullptr, *dC = nullptr;
+  if (device_ops) {
+    ASSERT_EQ(cudaMalloc(&dA, A.size() * sizeof(T)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&dB, B.size() * sizeof(T)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&dC, C.size() * sizeof(T)), cudaSuccess);
+    cudaMemcpy(dA, A.data(), A.size() * sizeof(T), cudaMemcpyHostToDevice);
+    cudaMemcpy(dB, B.data(), B.size() * sizeof(T), cudaMemcpyHostToDevice);
+    cudaMemcpy(dC, C.data(), C.size() * sizeof(T), cudaMemcpyHostToDevice);
+    c.A = dA;
+    c.B = dB;
+    c.C = dC;
+    c.a_mem = c.b_mem = c.c_mem = gpuopt_host_tiled::Memory::kDevice;
+  } else {
+    c.A = A.data();
+    c.B = B.data();
+    c.C = C.data();
+  }
+  gpuopt_host_tiled::Result r =
+      p.gemm(c, [](const gpuopt_host_tiled::Call&, int64_t, int64_t, int64_t, int64_t) {
+        FAIL() << "no CPU tile expected";
+      });
+  EXPECT_TRUE(r.ok) << r.error;
+  if (device_ops) {
+    cudaMemcpy(C.data(), dC, C.size() * sizeof(T), cudaMemcpyDeviceToHost);
+    cudaFree(dA);
+    cudaFree(dB);
+    cudaFree(dC);
+  }
+  const double tol = sizeof(T) == 8 ? 1e-12 : 2e-5;
+  EXPECT_LE(rel_diff(pc.m, pc.n, C.data(), ldc, R.data(), ldc), tol)
+      << pc.ta << pc.tb << " m=" << pc.m << " n=" << pc.n << " k=" << pc.k << " beta=" << pc.beta;
+  for (int j = 0; j < pc.n; ++j)  // the padding rows are never written
+    for (int i = pc.m; i < ldc; ++i)
+      ASSERT_EQ(C[i + static_cast<size_t>(j) * ldc],
+                static_cast<T>(fc[i + static_cast<size_t>(j) * ldc]));
+}
+
+std::vector<int> all_devices() {
+  int n = 0;
+  cudaGetDeviceCount(&n);
+  std::vector<int> d;
+  for (int i = 0; i < n && i < 2; ++i) d.push_back(i);
+  return d;
+}
+
+std::unique_ptr<gpuopt_host_tiled::Pipeline> small_pipeline() {
+  gpuopt_host_tiled::Options o;
+  o.tile_mn = 96;
+  o.tile_k = 40;
+  o.streams_per_device = 3;
+  std::string err;
+  auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
+  EXPECT_TRUE(p) << err;
+  return p;
+}
+
+TEST(HostTiled, EveryTransposeBetaAndPadding) {
+  SKIP_WITHOUT_GPU();
+  auto p = small_pipeline();
+  ASSERT_TRUE(p);
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'})
+      for (double beta : {0.0, 0.5}) {
+        run_pipeline_case<double>(*p, {ta, tb, 301, 257, 203, beta, 3}, false);
+        run_pipeline_case<float>(*p, {ta, tb, 150, 97, 81, beta, 0}, false);
+      }
+  run_pipeline_case<double>(*p, {'N', 'N', 1, 1, 1, 0.0, 0}, false);
+  run_pipeline_case<double>(*p, {'N', 'N', 96, 96, 40, 1.0, 0}, false);  // exactly one tile
+}
+
+TEST(HostTiled, DeviceOperands) {
+  SKIP_WITHOUT_GPU();
+  auto p = small_pipeline();
+  ASSERT_TRUE(p);
+  run_pipeline_case<double>(*p, {'T', 'N', 200, 190, 130, 0.5, 2}, true);
+}
+
+TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
+  SKIP_WITHOUT_GPU();
+  auto p = small_pipeline();
+  ASSERT_TRUE(p);
+  const int m = 300, n = 280, k = 90;
+  auto A = fill(static_cast<size_t>(m) * k, 1), B = fill(static_cast<size_t>(k) * n, 2),
+       C = fill(static_cast<size_t>(m) * n, 3);
+  std::vector<double> R = C;
+  reference_gemm<double>('N', 'N', m, n, k, 1.0, A.data(), m, B.data(), k, 0.5, R.data(), m);
+  gpuopt_host_tiled::Call c;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.alpha = 1;
+  c.beta = 0.5;
+  c.A = A.data();
+  c.lda = m;
+  c.B = B.data();
+  c.ldb = k;
+  c.C = C.data();
+  c.ldc = m;
+  p->inject_failure_at_tile(5);
+  gpuopt_host_tiled::Result r = p->gemm(c, [&](const gpuopt_host_tiled::Call& cc, int64_t i0,
+                                               int64_t j0, int64_t rows, int64_t cols) {
+    reference_gemm<double>('N', 'N', static_cast<int>(rows), static_cast<int>(cols), k, cc.alpha,
+                           A.data() + i0, m, B.data() + j0 * k, k, cc.beta, C.data() + i0 + j0 * m,
+                           m);
+  });
+  EXPECT_FALSE(r.ok);
+  EXPECT_GE(r.cpu_tiles, 1);
+  EXPECT_LE(rel_diff(m, n, C.data(), m, R.data(), m), 1e-12);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The entry points (GPUOPT_BLAS_FORCE=gpu).
+
+TEST(Blas, DgemmHostArrays) {
+  SKIP_WITHOUT_GPU();
+  const int m = 700, n = 650, k = 1500, lda = 1600, ldb = 1600, ldc = 710;
+  for (const char* t : {"NN", "NT", "TN", "TT"}) {
+    auto A = fill(static_cast<size_t>(lda) * 1500, 1), B = fill(static_cast<size_t>(ldb) * 1500, 2),
+         C = fill(static_cast<size_t>(ldc) * n, 3);
+    std::vector<double> R = C;
+    double alpha = 1.25, beta = -0.5;
+    reference_gemm<double>(t[0], t[1], m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, R.data(),
+                           ldc);
+    dgemm_(&t[0], &t[1], &m, &n, &k, &alpha, A.data(), &lda, B.data(), &ldb, &beta, C.data(), &ldc,
+           1, 1);
+    EXPECT_LE(rel_diff(m, n, C.data(), ldc, R.data(), ldc), 1e-12) << t;
+    for (int j = 0; j < n; ++j)
+      for (int i = m; i < ldc; ++i)
+        ASSERT_EQ(C[i + static_cast<size_t>(j) * ldc], R[i + static_cast<size_t>(j) * ldc]);
+  }
+}
+
+TEST(Blas, SgemmHostArrays) {
+  SKIP_WITHOUT_GPU();
+  const int m = 513, n = 300, k = 700;
+  std::vector<float> A(static_cast<size_t>(m) * k), B(static_cast<size_t>(k) * n),
+      C(static_cast<size_t>(m) * n, 1.0f);
+  auto fa = fill(A.size(), 1), fb = fill(B.size(), 2);
+  for (size_t i = 0; i < A.size(); ++i) A[i] = static_cast<float>(fa[i]);
+  for (size_t i = 0; i < B.size(); ++i) B[i] = static_cast<float>(fb[i]);
+  std::vector<float> R = C;
+  reference_gemm<float>('N', 'N', m, n, k, 1.0, A.data(), m, B.data(), k, 0.0, R.data(), m);
+  float one = 1, zero = 0;
+  sgemm_("N", "N", &m, &n, &k, &one, A.data(), &m, B.data(), &k, &zero, C.data(), &m, 1, 1);
+  EXPECT_LE(rel_diff(m, n, C.data(), m, R.data(), m), 2e-5);
+}
+
+TEST(Blas, DevicePointersInPlace) {
+  SKIP_WITHOUT_GPU();
+  const int m = 640, n = 520, k = 380;
+  auto A = fill(static_cast<size_t>(m) * k, 1), B = fill(static_cast<size_t>(k) * n, 2),
+       C = fill(static_cast<size_t>(m) * n, 3);
+  std::vector<double> R = C;
+  reference_gemm<double>('N', 'T', m, n, k, 2.0, A.data(), m, B.data(), n, 0.5, R.data(), m);
+  // The same B stored n x k for 'T'.
+  std::vector<double> Bt(static_cast<size_t>(n) * k);
+  for (int l = 0; l < k; ++l)
+    for (int j = 0; j < n; ++j)
+      Bt[j + static_cast<size_t>(l) * n] = B[l + static_cast<size_t>(j) * k];
+  R = C;
+  reference_gemm<double>('N', 'T', m, n, k, 2.0, A.data(), m, Bt.data(), n, 0.5, R.data(), m);
+  for (bool managed : {false, true}) {
+    double *dA, *dB, *dC;
+    auto alloc = [&](double** p, size_t bytes) {
+      return managed ? cudaMallocManaged(p, bytes) : cudaMalloc(p, bytes);
+    };
+    ASSERT_EQ(alloc(&dA, A.size() * 8), cudaSuccess);
+    ASSERT_EQ(alloc(&dB, Bt.size() * 8), cudaSuccess);
+    ASSERT_EQ(alloc(&dC, C.size() * 8), cudaSuccess);
+    cudaMemcpy(dA, A.data(), A.size() * 8, cudaMemcpyDefault);
+    cudaMemcpy(dB, Bt.data(), Bt.size() * 8, cudaMemcpyDefault);
+    cudaMemcpy(dC, C.data(), C.size() * 8, cudaMemcpyDefault);
+    double alpha = 2, beta = 0.5;
+    dgemm_("N", "T", &m, &n, &k, &alpha, dA, &m, dB, &n, &beta, dC, &m, 1, 1);
+    std::vector<double> out(C.size());
+    cudaMemcpy(out.data(), dC, C.size() * 8, cudaMemcpyDefault);
+    EXPECT_LE(rel_diff(m, n, out.data(), m, R.data(), m), 1e-12)
+        << (managed ? "managed" : "device");
+    cudaFree(dA);
+    cudaFree(dB);
+    cudaFree(dC);
+  }
+}
+
+// A small call (under the routing's size floor) on device memory: never handed to the CPU BLAS.
+TEST(Blas, SmallDevicePointers) {
+  SKIP_WITHOUT_GPU();
+  const int n = 8;
+  std::vector<double> A(64), B(64), C(64, 1.0);
+  for (int i = 0; i < 64; ++i) {
+    A[static_cast<size_t>(i)] = i;
+    B[static_cast<size_t>(i)] = 1;
+  }
+  double *dA, *dB, *dC, one = 1, zero = 0;
+  ASSERT_EQ(cudaMalloc(&dA, 512), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dB, 512), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dC, 512), cudaSuccess);
+  cudaMemcpy(dA, A.data(), 512, cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B.data(), 512, cudaMemcpyHostToDevice);
+  dgemm_("N", "N", &n, &n, &n, &one, dA, &n, dB, &n, &zero, dC, &n, 1, 1);
+  cudaMemcpy(C.data(), dC, 512, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) EXPECT_EQ(C[static_cast<size_t>(i + 8 * j)], 8.0 * i + 224);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+}
+
+using Symm = void (*)(const char*, const char*, const int*, const int*, const double*,
+                      const double*, const int*, const double*, const int*, const double*, double*,
+                      const int*, size_t, size_t);
+using Syrk = void (*)(const char*, const char*, const int*, const int*, const double*,
+                      const double*, const int*, const double*, double*, const int*, size_t,
+                      size_t);
+using Syr2k = Symm;
+using Trxm = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
+                      const double*, const double*, const int*, double*, const int*, size_t, size_t,
+                      size_t, size_t);
+
+TEST(Blas, OtherLevel3RoutinesMatchTheCpuBlas) {
+  SKIP_WITHOUT_GPU();
+  auto csymm = cpu_fn<Symm>("dsymm_");
+  auto csyrk = cpu_fn<Syrk>("dsyrk_");
+  auto csyr2k = cpu_fn<Syr2k>("dsyr2k_");
+  auto ctrmm = cpu_fn<Trxm>("dtrmm_");
+  auto ctrsm = cpu_fn<Trxm>("dtrsm_");
+  if (!csymm || !csyrk || !csyr2k || !ctrmm || !ctrsm)
+    GTEST_SKIP() << "no CPU BLAS to compare with";
+  const int m = 530, n = 470, ld = 540;
+  const double alpha = 0.75, beta = 0.5;
+  auto A = fill(static_cast<size_t>(ld) * ld, 1), B = fill(static_cast<size_t>(ld) * ld, 2);
+  // Well-conditioned triangles, unit diagonal or not: small off-diagonal entries.
+  for (double& a : A) a /= ld;
+  for (int i = 0; i < ld; ++i) A[i + static_cast<size_t>(i) * ld] += 1;
+  for (const char* su : {"LU", "LL", "RU", "RL"}) {
+    auto C = fill(static_cast<size_t>(ld) * n, 3), R = C;
+    dsymm_(&su[0], &su[1], &m, &n, &alpha, A.data(), &ld, B.data(), &ld, &beta, C.data(), &ld, 1,
+           1);
+    csymm(&su[0], &su[1], &m, &n, &alpha, A.data(), &ld, B.data(), &ld, &beta, R.data(), &ld, 1, 1);
+    EXPECT_LE(rel_diff(m, n, C.data(), ld, R.data(), ld), 1e-12) << "dsymm " << su;
+  }
+  for (const char* ut : {"UN", "UT", "LN", "LT"}) {
+    const int k = 300;
+    auto C = fill(static_cast<size_t>(ld) * n, 3), R = C;
+    dsyrk_(&ut[0], &ut[1], &n, &k, &alpha, A.data(), &ld, &beta, C.data(), &ld, 1, 1);
+    csyrk(&ut[0], &ut[1], &n, &k, &alpha, A.data(), &ld, &beta, R.data(), &ld, 1, 1);
+    EXPECT_LE(rel_diff(ld, n, C.data(), ld, R.data(), ld), 1e-12) << "dsyrk " << ut;
+    C = fill(static_cast<size_t>(ld) * n, 3);
+    R = C;
+    dsyr2k_(&ut[0], &ut[1], &n, &k, &alpha, A.data(), &ld, B.data(), &ld, &beta, C.data(), &ld, 1,
+            1);
+    csyr2k(&ut[0], &ut[1], &n, &k, &alpha, A.data(), &ld, B.data(), &ld, &beta, R.data(), &ld, 1,
+           1);
+    EXPECT_LE(rel_diff(ld, n, C.data(), ld, R.data(), ld), 1e-12) << "dsyr2k " << ut;
+  }
+  for (const char* s : {"LUNN", "LLTU", "RUTN", "RLNU", "LLNN", "RUNN"}) {
+    auto X = fill(static_cast<size_t>(ld) * n, 4), R = X;
+    dtrmm_(&s[0], &s[1], &s[2], &s[3], &m, &n, &alpha, A.data(), &ld, X.data(), &ld, 1, 1, 1, 1);
+    ctrmm(&s[0], &s[1], &s[2], &s[3], &m, &n, &alpha, A.data(), &ld, R.data(), &ld, 1, 1, 1, 1);
+    EXPECT_LE(rel_diff(ld, n, X.data(), ld, R.data(), ld), 1e-12) << "dtrmm " << s;
+    X = fill(static_cast<size_t>(ld) * n, 4);
+    R = X;
+    dtrsm_(&s[0], &s[1], &s[2], &s[3], &m, &n, &alpha, A.data(), &ld, X.data(), &ld, 1, 1, 1, 1);
+    ctrsm(&s[0], &s[1], &s[2], &s[3], &m, &n, &alpha, A.data(), &ld, R.data(), &ld, 1, 1, 1, 1);
+    EXPECT_LE(rel_diff(ld, n, X.data(), ld, R.data(), ld), 1e-11) << "dtrsm " << s;
+  }
+}
+
+TEST(Blas, TrsmOnDevicePointers) {
+  SKIP_WITHOUT_GPU();
+  auto ctrsm = cpu_fn<Trxm>("dtrsm_");
+  if (!ctrsm) GTEST_SKIP() << "no CPU BLAS to compare with";
+  const int m = 400, n = 300;
+  auto A = fill(static_cast<size_t>(m) * m, 1), X = fill(static_cast<size_t>(m) * n, 2), R = X;
+  for (double& a : A) a /= m;
+  for (int i = 0; i < m; ++i) A[i + static_cast<size_t>(i) * m] += 1;
+  double *dA, *dX, alpha = 1.5;
+  ASSERT_EQ(cudaMalloc(&dA, A.size() * 8), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dX, X.size() * 8), cudaSuccess);
+  cudaMemcpy(dA, A.data(), A.size() * 8, cudaMemcpyHostToDevice);
+  cudaMemcpy(dX, X.data(), X.size() * 8, cudaMemcpyHostToDevice);
+  dtrsm_("L", "U", "T", "N", &m, &n, &alpha, dA, &m, dX, &m, 1, 1, 1, 1);
+  ctrsm("L", "U", "T", "N", &m, &n, &alpha, A.data(), &m, R.data(), &m, 1, 1, 1, 1);
+  cudaMemcpy(X.data(), dX, X.size() * 8, cudaMemcpyDeviceToHost);
+  EXPECT_LE(rel_diff(m, n, X.data(), m, R.data(), m), 1e-11);
+  cudaFree(dA);
+  cudaFree(dX);
+}
+
+TEST(Blas, KeepsTheCallersCurrentDevice) {
+  SKIP_WITHOUT_GPU();
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  if (count < 2) GTEST_SKIP() << "needs two GPUs";
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  const int m = 600, n = 600, k = 600;  // host arrays: the pipeline starts on device 0
+  std::vector<double> A(static_cast<size_t>(m) * k, 1), B(A), C(A);
+  double one = 1, zero = 0;
+  dgemm_("N", "N", &m, &n, &k, &one, A.data(), &m, B.data(), &k, &zero, C.data(), &m, 1, 1);
+  int now = -1;
+  cudaGetDevice(&now);
+  EXPECT_EQ(now, 1);
+  EXPECT_EQ(C[0], 600.0);
+  cudaSetDevice(0);
+}
+
+void one_gemm(int seed, double* worst) {
+  const int m = 480, n = 400, k = 350;
+  auto A = fill(static_cast<size_t>(m) * k, seed), B = fill(static_cast<size_t>(k) * n, seed + 1),
+       C = fill(static_cast<size_t>(m) * n, seed + 2);
+  std::vector<double> R = C;
+  reference_gemm<double>('N', 'N', m, n, k, 1.0, A.data(), m, B.data(), k, 1.0, R.data(), m);
+  double one = 1;
+  dgemm_("N", "N", &m, &n, &k, &one, A.data(), &m, B.data(), &k, &one, C.data(), &m, 1, 1);
+  *worst = rel_diff(m, n, C.data(), m, R.data(), m);
+}
+
+TEST(Blas, ConcurrentCallers) {
+  SKIP_WITHOUT_GPU();
+  std::vector<double> worst(8, 1);
+  std::vector<std::thread> t;
+  for (int i = 0; i < 8; ++i) t.emplace_back(one_gemm, 10 * i, &worst[static_cast<size_t>(i)]);
+  for (auto& th : t) th.join();
+  for (double w : worst) EXPECT_LE(w, 1e-12);
+}
+
+TEST(Blas, ChildAfterForkRunsRight) {
+  SKIP_WITHOUT_GPU();
+  double w = 1;
+  one_gemm(1, &w);  // the parent has used the GPU
+  ASSERT_LE(w, 1e-12);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    double cw = 1;
+    one_gemm(2, &cw);
+    _exit(cw <= 1e-12 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+}  // namespace

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The two forms export what they must: libblas.so.3 every symbol of the reference BLAS/CBLAS
+# (src/blas/reference_symbols.txt) under SONAME libblas.so.3; libgpuopt_blas.so exactly the
+# level-3 routines and their CBLAS twins. The generated stubs are up to date.
+# check_symbols.sh SOURCE_DIR LIBGPUOPT_BLAS LIBBLAS_SO_3
+set -euo pipefail
+src=$1 preload=$2 libblas=$3
+if command -v python3 >/dev/null; then python3 "$src/src/blas/gen_forwarders.py" --check; fi
+exported() { nm -D --defined-only "$1" | awk '$2 != "U" {print $3}' | sort -u; }
+missing=$(comm -23 <(grep -v '^#' "$src/src/blas/reference_symbols.txt" | awk '{print $2}' | sort -u) \
+  <(exported "$libblas"))
+if [[ -n $missing ]]; then
+  echo "libblas.so.3 lacks reference symbols:"; echo "$missing"; exit 1
+fi
+soname=$(readelf -d "$libblas" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[[ $soname == libblas.so.3 ]] || { echo "SONAME is '$soname', not libblas.so.3"; exit 1; }
+want=$(for p in d s; do for r in gemm symm syrk syr2k trmm trsm; do
+  echo "${p}${r}_"; echo "${p}${r}"; echo "cblas_${p}${r}"; done; done | sort)
+got=$(exported "$preload")
+if [[ "$want" != "$got" ]]; then
+  echo "libgpuopt_blas.so exports differ from the level-3 list:"; diff <(echo "$want") <(echo "$got"); exit 1
+fi
+echo "symbols: libblas.so.3 has all $(grep -vc '^#' "$src/src/blas/reference_symbols.txt") reference symbols; libgpuopt_blas.so exports the 36 level-3 names"
