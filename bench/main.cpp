@@ -17,6 +17,7 @@
 #include "suite_gdn.hpp"
 #include "suite_gemm.hpp"
 #include "suite_graph.hpp"
+#include "suite_latency.hpp"
 #include "suite_reduce.hpp"
 #include "suite_segmented_sort.hpp"
 #include "suite_stencil.hpp"
@@ -161,9 +162,9 @@ int run(Options opt) {
     const std::vector<StencilGroup> stencil_groups = plan_stencil(stencil_opt, stencil_table);
     const Options gdn_opt = narrowed(opt, gdn_table);
     const std::vector<GdnGroup> gdn_groups = plan_gdn(gdn_opt, gdn_table);
-    int total = 1 + graph_row_count(axpy_opt) + gemm_row_count(gemm_groups) +
-                reduce_row_count(reduce_groups) + stencil_row_count(stencil_groups) +
-                gdn_row_count(gdn_groups);
+    int total = 1 + graph_row_count(axpy_opt) + latency_row_count(opt) +
+                gemm_row_count(gemm_groups) + reduce_row_count(reduce_groups) +
+                stencil_row_count(stencil_groups) + gdn_row_count(gdn_groups);
     const Options transpose_opt = narrowed(opt, transpose_table);
     const std::vector<TransposeGroup> transpose_groups =
         plan_transpose(transpose_opt, transpose_table);
@@ -188,6 +189,8 @@ int run(Options opt) {
     env.opt = axpy_opt;
     for (const AxpyGroup& g : groups) run_axpy_group(env, g, &res.rows);
     run_graph_suite(env, &res.rows);
+    env.opt = opt;
+    run_latency_suite(env, &res.rows);
     env.opt = gemm_opt;
     for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
     env.opt = reduce_opt;
@@ -204,6 +207,7 @@ int run(Options opt) {
 
     finish_rows(res);
     compute_bars(res, axpy_opt);
+    compute_latency_bars(res, opt);
     compute_gemm_bars(res, gemm_opt, gemm_groups);
     compute_reduce_bars(res, reduce_groups);
     compute_stencil_bars(res, stencil_groups);

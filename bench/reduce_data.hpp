@@ -20,7 +20,11 @@ BENCH_HD std::int32_t reduce_i32(std::uint64_t seed, std::uint64_t i) {
 void fill_reduce_input(void* ptr, gpuopt_dtype_t dtype, std::int64_t n, std::uint64_t seed,
                        cudaStream_t s);
 
-// cub::DeviceReduce::Sum(int32 -> int32) (reduce_cub_ref.cu): temp storage size, and the call.
+// cub::DeviceReduce::Sum (reduce_cub_ref.cu): temp storage size, and the call; f32 -> f32 (the
+// latency suite's reference) and int32 -> int32.
+std::size_t cub_sum_f32_temp_bytes(std::int64_t n);
+void cub_sum_f32(void* temp, std::size_t bytes, const float* in, float* out, std::int64_t n,
+                 cudaStream_t s);
 std::size_t cub_sum_i32_temp_bytes(std::int64_t n);
 void cub_sum_i32(void* temp, std::size_t bytes, const std::int32_t* in, std::int32_t* out,
                  std::int64_t n, cudaStream_t s);

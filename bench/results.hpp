@@ -38,7 +38,7 @@ struct Options {
 
 // One measured configuration: a row of the ladder table and of the JSON "results".
 struct Row {
-  std::string op;     // "axpy", "axpy_x1000", "gemm"
+  std::string op;     // "axpy", "axpy_x1000", "latency", "gemm", ...
   std::string dtype;  // "f32", "f64"; gemm: the config "f64", "f32", "tf32", "bf16"
   std::string shape;  // "n=268435456"; gemm: "4096x4096x4096", "512x(256x256x256)"
   std::int64_t n = 0;

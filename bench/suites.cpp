@@ -12,6 +12,15 @@ const std::vector<Suite>& suites() {
       {"axpy_x1000", "1000 small calls: stream vs graph",
        "axpy f32, n = 4096: 1000 calls issued one by one (`stream`) vs captured once and replayed "
        "(`graph`)"},
+      {"latency",
+       "2000 back-to-back small calls per batch: axpy,\ngemm 64^3 and 256^3, sum, against "
+       "cuBLAS / CUB; stream wrap",
+       "f32 axpy n = 4096, gemm 64^3 and 256^3, sum n = 4096: batches of 2000 back-to-back "
+       "calls on one stream, timed on the host from an idle stream to the last call's end, "
+       "gpuopt (`gpuopt`) alternating with the call a user would make instead (`cublas`: "
+       "cublasSaxpy, cublasSgemm; `cub`: cub::DeviceReduce::Sum), operands in `cudaMalloc` "
+       "memory (ms per batch, us per call in the note). Stream wrap: 2000 gpuopt_stream_wrap + "
+       "gpuopt_stream_destroy pairs of one cudaStream_t"},
       {"gemm", "ladders against cuBLAS: f64, f32, tf32, bf16 -> f32",
        "gemm square n = 4096, f64, f32 (exact), tf32, bf16 -> f32: every variant of the table "
        "with the input dtype (the ladder), then `auto`. Square n = 8192, the same types; "

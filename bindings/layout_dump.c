@@ -32,6 +32,12 @@ int main(void) {
   OFF(gpuopt_device_info_t, driver_version);
   OFF(gpuopt_device_info_t, runtime_version);
 
+  SIZE(gpuopt_allocator_t);
+  OFF(gpuopt_allocator_t, struct_size);
+  OFF(gpuopt_allocator_t, allocate);
+  OFF(gpuopt_allocator_t, deallocate);
+  OFF(gpuopt_allocator_t, user);
+
   SIZE(gpuopt_variant_info_t);
   OFF(gpuopt_variant_info_t, struct_size);
   OFF(gpuopt_variant_info_t, name);

@@ -227,11 +227,45 @@ GPUOPT_API gpuopt_status_t gpuopt_context_destroy(gpuopt_context_t ctx);
 GPUOPT_API gpuopt_status_t gpuopt_context_device_info(gpuopt_context_t ctx,
                                                       gpuopt_device_info_t* info);
 
+/**
+ * Device-memory callbacks a context allocates through (gpuopt_context_set_allocator()), so that
+ * a framework's pool (PyTorch's caching allocator, RMM) serves gpuopt's stream workspaces and its
+ * ::GPUOPT_MEMORY_DEVICE buffers. See @ref memory "Memory".
+ */
+typedef struct gpuopt_allocator_t {
+  size_t struct_size; /**< sizeof(gpuopt_allocator_t), set by the caller */
+  /** Returns @p bytes of memory of the context's device, aligned to at least 256 bytes, or NULL
+   *  when it cannot (the gpuopt call then answers ::GPUOPT_ERROR_OUT_OF_MEMORY). @p cuda_stream
+   *  is the cudaStream_t whose order the memory must be usable in; gpuopt passes NULL (the
+   *  legacy default stream) today: its memory outlives any one stream and may be used on every
+   *  stream of the device, so a stream-ordered pool must hand out memory usable everywhere. */
+  void* (*allocate)(size_t bytes, void* cuda_stream, void* user);
+  /** Takes back what allocate returned, with the same @p bytes and @p cuda_stream. gpuopt calls it
+   *  only once no work it enqueued uses the memory any more (it has synchronized the device). */
+  void (*deallocate)(void* ptr, size_t bytes, void* cuda_stream, void* user);
+  void* user; /**< passed to both callbacks unchanged */
+} gpuopt_allocator_t;
+
+/**
+ * Makes @p ctx allocate its device memory through @p allocator (copied; the callbacks and user
+ * must stay valid until the context is destroyed or another allocator is set): stream
+ * workspaces (cuBLAS and op workspace) and ::GPUOPT_MEMORY_DEVICE buffers. NULL restores
+ * gpuopt's own allocation (cudaMalloc). Allowed only while the context owns no streams, buffers
+ * or graphs (else ::GPUOPT_ERROR_INVALID_ARGUMENT); workspaces the context keeps pooled are
+ * given back to the allocator that made them first. Pinned, mapped and compressible buffers
+ * are not allocated through it.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_set_allocator(gpuopt_context_t ctx,
+                                                        const gpuopt_allocator_t* allocator);
+
 /** @} */
 
 /** @defgroup stream Streams
- *  A gpuopt stream is a CUDA stream plus what enqueueing on it needs (its own cuBLAS handle and
- *  workspace), set up at creation so that nothing allocates later, in graph capture included.
+ *  A gpuopt stream is a CUDA stream plus what enqueueing on it needs (a cuBLAS handle and
+ *  workspaces of its own while it lives). Creating or wrapping one allocates nothing: the stream
+ *  takes them from its context's pool at its first op or at gpuopt_graph_begin(), whichever comes
+ *  first, and gives them back when destroyed, so that wrapping a framework's stream per call is
+ *  cheap and nothing allocates during a capture.
  *  @{ */
 
 /** Opaque stream handle. */
@@ -595,10 +629,11 @@ typedef struct gpuopt_reduce_desc_t {
  * before its begin is empty, so bad offsets give unspecified results but never read outside
  * in[0, n).
  *
- * Workspace: the partial results and counters live in the stream's workspace, allocated when
- * the stream was created. A graph that captured a reduction uses the capturing stream's
- * workspace: do not run it concurrently with other reductions on that stream or with another
- * launch of a graph captured on the same stream.
+ * Workspace: the partial results and counters live in the stream's workspace, which the
+ * stream takes from its context's pool at its first op or gpuopt_graph_begin(). A graph that
+ * captured a reduction uses the capturing stream's workspace: keep that stream alive while the
+ * graph may run, and do not run the graph concurrently with other reductions on that stream or
+ * with another launch of a graph captured on the same stream.
  *
  * @param ctx    the context; in, out and desc->offsets must be memory its device can access.
  * @param stream where the work is enqueued (a stream of @p ctx; its workspace is used).

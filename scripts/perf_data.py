@@ -8,7 +8,7 @@ import os
 import re
 
 # ops whose rows are not a ladder of one problem (launch-bound: us per call, no roof)
-NOT_LADDERS = ("axpy_x1000",)
+NOT_LADDERS = ("axpy_x1000", "latency")
 
 # Order of the ops on the page and in the charts (others follow, alphabetically).
 OP_ORDER = ("axpy", "gemm", "reduce", "stencil", "gdn", "transpose", "segmented_sort")

@@ -112,6 +112,15 @@ module gpuopt
     integer(c_int) :: driver_version = 0, runtime_version = 0
   end type
 
+  !> gpuopt_context_set_allocator: allocate and deallocate are c_funloc of bind(c) functions
+  !> (type(c_ptr) function allocate(bytes, cuda_stream, user), both arguments by value).
+  type, bind(c) :: gpuopt_allocator_t
+    integer(c_size_t) :: struct_size = 0
+    type(c_funptr) :: allocate = c_null_funptr
+    type(c_funptr) :: deallocate = c_null_funptr
+    type(c_ptr) :: user = c_null_ptr
+  end type
+
   type, bind(c) :: gpuopt_variant_info_t
     integer(c_size_t) :: struct_size = 0
     type(c_ptr) :: name = c_null_ptr       ! const char*, static: gpuopt_fstring(info%name)
@@ -241,6 +250,12 @@ module gpuopt
       import :: c_int, c_ptr, gpuopt_device_info_t
       type(c_ptr), value :: ctx
       type(gpuopt_device_info_t), intent(inout) :: info
+    end function
+    integer(c_int) function gpuopt_context_set_allocator(ctx, allocator) &
+        bind(c, name='gpuopt_context_set_allocator')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      type(c_ptr), value :: allocator  ! c_loc of a gpuopt_allocator_t, or c_null_ptr
     end function
     ! streams
     integer(c_int) function gpuopt_stream_create(ctx, stream) &

@@ -103,6 +103,7 @@ program host_checks
   call failed(gpuopt_graph_end_update(c_null_ptr, c_null_ptr, i32), 'gpuopt_graph_end_update')
   call failed(gpuopt_graph_launch(c_null_ptr, c_null_ptr), 'gpuopt_graph_launch')
   call expect(gpuopt_graph_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_graph_destroy')
+  call failed(gpuopt_context_set_allocator(c_null_ptr, c_null_ptr), 'gpuopt_context_set_allocator')
 
   ! variants
   vinfo%struct_size = c_sizeof(vinfo)

@@ -77,8 +77,36 @@ GPUOPT_API gpuopt_status_t gpuopt_context_destroy(gpuopt_context_t ctx) {
     if (live > 0)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                   "ctx still owns %d stream(s), buffer(s) or graph(s); destroy them first", live);
+    GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
     gpuopt::handle_unregister(ctx);
+    // The pooled stream resources (through the free gate: deferred past open captures).
+    gpuopt::resources_drain(ctx->pool, ctx->device);
     delete ctx;
+    return GPUOPT_SUCCESS;
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_context_set_allocator(gpuopt_context_t ctx,
+                                                        const gpuopt_allocator_t* allocator) {
+  static const char* fn = "gpuopt_context_set_allocator";
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
+    gpuopt::Allocator a;
+    GPUOPT_TRY(gpuopt::allocator_from(fn, allocator, &a));
+    int live = ctx->live_objects.load();
+    if (live > 0)
+      return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
+                  "ctx still owns %d stream(s), buffer(s) or graph(s); set the allocator before "
+                  "creating any, or destroy them first",
+                  live);
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
+    // Pooled workspaces go back to the allocator that made them.
+    gpuopt::resources_drain(ctx->pool, ctx->device);
+    ctx->allocator = a;
+    gpuopt::log(
+        gpuopt::LogLevel::info, "context on device %d: %s", ctx->device,
+        allocator ? "allocates through the caller's allocator" : "allocates with cudaMalloc");
     return GPUOPT_SUCCESS;
   });
 }

@@ -33,6 +33,9 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_begin(gpuopt_context_t ctx, gpuopt_strea
     if (cap != cudaStreamCaptureStatusNone)
       return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
                   "the CUDA stream is already being captured by its owner");
+    // The stream's cuBLAS handle and workspaces, before the capture (nothing allocates or waits
+    // during it).
+    GPUOPT_TRY(gpuopt::stream_ready_for_capture(fn, *stream));
     // Under the free gate: no gpuopt free runs while this capture is open (free_gate.hpp).
     GPUOPT_TRY(gpuopt::gate_begin_capture([&]() -> gpuopt_status_t {
       GPUOPT_TRY_CUDA(cudaStreamBeginCapture(stream->stream, cudaStreamCaptureModeThreadLocal), fn,

@@ -50,8 +50,9 @@ GPUOPT_API gpuopt_status_t gpuopt_stream_wrap(gpuopt_context_t ctx, void* cuda_s
       cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
       if (cudaStreamIsCapturing(cs, &cap) == cudaSuccess && cap != cudaStreamCaptureStatusNone)
         return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
-                    "cuda_stream is being captured; wrap it before the capture begins (wrapping "
-                    "allocates its cuBLAS workspace)");
+                    "cuda_stream is being captured; wrap it and run one op on it before the "
+                    "capture begins (its first op takes its cuBLAS handle and workspaces, which "
+                    "may allocate)");
     }
     return gpuopt::stream_open(fn, *ctx, cs, false, stream);
   });

@@ -28,7 +28,10 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
     log(LogLevel::info, "%s %s -> %s (%s)%s%s", op_table(op)->op_name, describe().c_str(),
         table[c.index].meta.name, forced >= 0 ? "forced" : "auto", trace ? "; candidates: " : "",
         trace ? c.trace.c_str() : "");
-  if (!deviceless_active()) GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));
+  if (!deviceless_active()) {
+    GPUOPT_TRY(stream_ready(fn, s));
+    GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));
+  }
   ctx.last[op].store(c.index, std::memory_order_relaxed);
   return GPUOPT_SUCCESS;
 }

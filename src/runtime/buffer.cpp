@@ -108,19 +108,13 @@ const char* memory_kind_name(gpuopt_memory_kind_t k) {
   return "unknown";
 }
 
-gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
-  if (deviceless_active() && b.kind >= GPUOPT_MEMORY_DEVICE &&
-      b.kind <= GPUOPT_MEMORY_COMPRESSIBLE) {
-    GPUOPT_TRY(deviceless_allocate(fn, b.ctx->device, b.bytes, &b.device_ptr));
-    if (b.kind == GPUOPT_MEMORY_PINNED_HOST || b.kind == GPUOPT_MEMORY_MAPPED)
-      b.host_ptr = b.device_ptr;  // never dereferenced: copies stop at the CUDA call site
-    if (b.kind == GPUOPT_MEMORY_PINNED_HOST) b.device_ptr = nullptr;
-    return GPUOPT_SUCCESS;
-  }
+namespace {
+// b.kind's memory, outside device-less mode.
+gpuopt_status_t allocate_kind(const char* fn, Buffer& b) {
   switch (b.kind) {
     case GPUOPT_MEMORY_DEVICE:
-      GPUOPT_TRY_CUDA(cudaMalloc(&b.device_ptr, b.bytes), fn, "cudaMalloc");
-      return GPUOPT_SUCCESS;
+      b.allocator = b.ctx->allocator;
+      return device_allocate(fn, "cudaMalloc", b.allocator, b.bytes, &b.device_ptr);
     case GPUOPT_MEMORY_PINNED_HOST:
       GPUOPT_TRY_CUDA(cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocPortable), fn,
                       "cudaHostAlloc");
@@ -150,6 +144,21 @@ gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
               "(external memory is wrapped with gpuopt_buffer_wrap)",
               static_cast<int>(b.kind));
 }
+}  // namespace
+
+gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
+  if (deviceless_active() && b.kind >= GPUOPT_MEMORY_DEVICE &&
+      b.kind <= GPUOPT_MEMORY_COMPRESSIBLE) {
+    GPUOPT_TRY(deviceless_allocate(fn, b.ctx->device, b.bytes, &b.device_ptr));
+    if (b.kind == GPUOPT_MEMORY_PINNED_HOST || b.kind == GPUOPT_MEMORY_MAPPED)
+      b.host_ptr = b.device_ptr;  // never dereferenced: copies stop at the CUDA call site
+    if (b.kind == GPUOPT_MEMORY_PINNED_HOST) b.device_ptr = nullptr;
+    return GPUOPT_SUCCESS;
+  }
+  GPUOPT_TRY(allocate_kind(fn, b));
+  if (b.device_ptr) remember_owned_range(*b.ctx, b.device_ptr, b.bytes);
+  return GPUOPT_SUCCESS;
+}
 
 gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
   if (deviceless_active()) {
@@ -157,6 +166,7 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
     return GPUOPT_SUCCESS;
   }
   if (b.kind == GPUOPT_MEMORY_EXTERNAL) return GPUOPT_SUCCESS;
+  forget_range(*b.ctx, b.device_ptr);
   if (b.kind == GPUOPT_MEMORY_COMPRESSIBLE && b.compressed)
     remove_compressible_range(*b.ctx, b.device_ptr);
   // Each of these frees synchronizes the device: through the free gate (deferred while one of
@@ -164,7 +174,7 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
   return gate_free(b.ctx->device, [fn, b]() mutable -> gpuopt_status_t {
     switch (b.kind) {
       case GPUOPT_MEMORY_DEVICE:
-        GPUOPT_TRY_CUDA(cudaFree(b.device_ptr), fn, "cudaFree");
+        GPUOPT_TRY(device_release(fn, b.allocator, b.device_ptr, b.bytes));
         break;
       case GPUOPT_MEMORY_PINNED_HOST:
       case GPUOPT_MEMORY_MAPPED:

@@ -13,6 +13,7 @@ struct gpuopt_buffer_s {
   void* device_ptr = nullptr;  // nullptr for pinned host memory
   void* host_ptr = nullptr;    // pinned and mapped only
   bool compressed = false;
+  gpuopt::Allocator allocator;  // what allocated device memory (GPUOPT_MEMORY_DEVICE)
   // VMM bookkeeping (compressible kind)
   CUmemGenericAllocationHandle vmm_handle = 0;
   std::size_t vmm_reserved = 0;
@@ -29,8 +30,9 @@ gpuopt_status_t check_buffer(const char* fn, gpuopt_buffer_t b, const char* arg 
 // "device", "pinned host", ... for messages and logs.
 const char* memory_kind_name(gpuopt_memory_kind_t kind);
 
-// Allocates b.bytes of b.kind memory into b (registering compressed ranges with the context);
-// nothing is left allocated on failure.
+// Allocates b.bytes of b.kind memory into b (device memory through the context's allocator;
+// the range goes into the context's range cache, compressed ranges into its compressible
+// table); nothing is left allocated on failure.
 gpuopt_status_t buffer_allocate(const char* fn, Buffer& b);
 // Frees what buffer_allocate made (nothing for wrapped memory).
 gpuopt_status_t buffer_release(const char* fn, Buffer& b);

@@ -49,9 +49,51 @@ void remove_compressible_range(Context& ctx, const void* p) {
   ctx.compressible_count.store(static_cast<int>(v.size()), std::memory_order_release);
 }
 
+void remember_owned_range(Context& ctx, const void* p, std::size_t bytes) {
+  if (!p || !bytes) return;
+  RangeCache::Entry e;
+  e.base = reinterpret_cast<std::uintptr_t>(p);
+  e.end = e.base + bytes;
+  e.owned = true;
+  ctx.ranges.insert(e);
+}
+
+void forget_range(Context& ctx, const void* p) {
+  if (p) ctx.ranges.erase(reinterpret_cast<std::uintptr_t>(p));
+}
+
+namespace {
+
+// The driver's buffer ID of the allocation holding p (0: unknown).
+unsigned long long buffer_id(const DriverApi& drv, const void* p) {
+  unsigned long long id = 0;
+  if (!drv.cuPointerGetAttribute ||
+      drv.cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID,
+                                reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS)
+    return 0;
+  return id;
+}
+
+// A cached answer for [p, p + bytes): true when the cache vouches for it. A stale foreign entry
+// is dropped; a failing extent is left to the full query (the cache never makes an error).
+bool cached_ok(Context& ctx, const DriverApi& drv, const void* p, std::size_t bytes) {
+  const auto b = reinterpret_cast<std::uintptr_t>(p);
+  RangeCache::Entry e;
+  if (!ctx.ranges.find(b, &e)) return false;
+  if (!e.owned && buffer_id(drv, p) != e.id) {
+    ctx.ranges.erase(e.base);
+    return false;
+  }
+  return bytes <= e.end - b;
+}
+
+}  // namespace
+
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes) {
   if (deviceless_active()) return deviceless_check_range(fn, arg, ctx.device, p, bytes);
+  const DriverApi& drv = driver_api();
+  if (cached_ok(ctx, drv, p, bytes)) return GPUOPT_SUCCESS;
   cudaPointerAttributes attr{};
   cudaError_t err = cudaPointerGetAttributes(&attr, p);
   if (err != cudaSuccess) {
@@ -76,12 +118,19 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
     case cudaMemoryTypeManaged:
       break;
   }
-  const DriverApi& drv = driver_api();
   if (!drv.cuMemGetAddressRange) return GPUOPT_SUCCESS;
   CUdeviceptr base = 0;
   size_t size = 0;
   CUresult r = drv.cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(p));
   if (r != CUDA_SUCCESS) return GPUOPT_SUCCESS;  // extent unknown (e.g. some VMM mappings)
+  // Device or managed memory with a known extent: cached under its buffer ID (range_cache.hpp).
+  if (const unsigned long long id = buffer_id(drv, p)) {
+    RangeCache::Entry e;
+    e.base = static_cast<std::uintptr_t>(base);
+    e.end = e.base + size;
+    e.id = id;
+    ctx.ranges.insert(e);
+  }
   return check_extent(fn, arg, p, bytes, static_cast<std::uintptr_t>(base), size);
 }
 

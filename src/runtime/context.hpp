@@ -1,5 +1,6 @@
-// The context: one device, its description, the per-op forced and last-chosen variants, and the
-// ranges of compressible memory it handed out (variants prefer block-tiled access there).
+// The context: one device, its description, the per-op forced and last-chosen variants, the
+// ranges of compressible memory it handed out (variants prefer block-tiled access there), its
+// allocator, its pool of stream resources and its cache of validated pointer ranges.
 #pragma once
 #include <array>
 #include <atomic>
@@ -7,9 +8,12 @@
 #include <mutex>
 #include <vector>
 
+#include "allocator.hpp"
 #include "device.hpp"
 #include "gpuopt.h"
+#include "range_cache.hpp"
 #include "registry.hpp"
+#include "stream_resources.hpp"
 
 struct gpuopt_context_s {
   int device = 0;
@@ -22,6 +26,10 @@ struct gpuopt_context_s {
   std::mutex compressible_mu;
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> compressible_ranges;  // [begin, end)
   std::atomic<int> compressible_count{0};
+
+  gpuopt::Allocator allocator;  // gpuopt_context_set_allocator (set while no object lives)
+  gpuopt::ResourcePool pool;    // idle stream resources (stream_resources.hpp)
+  gpuopt::RangeCache ranges;    // validated pointer ranges (range_cache.hpp)
 };
 
 namespace gpuopt {
@@ -40,10 +48,16 @@ bool in_compressible_range(Context& ctx, const void* p, std::size_t bytes);
 void add_compressible_range(Context& ctx, const void* p, std::size_t bytes);
 void remove_compressible_range(Context& ctx, const void* p);
 
+// Records [p, p + bytes) as a gpuopt buffer of the context (a range-cache entry trusted with no
+// driver query) / forgets it before the buffer's memory is freed.
+void remember_owned_range(Context& ctx, const void* p, std::size_t bytes);
+void forget_range(Context& ctx, const void* p);
+
 // Validates that [p, p + bytes) is memory the context's device can access: device memory of this
 // device (cudaMalloc, VMM, pools), managed memory, or mapped host memory. Pageable host pointers,
 // other devices' memory and ranges running past their allocation are answered with a status and
-// a message naming fn and arg.
+// a message naming fn and arg. Answers from the context's range cache where it can
+// (range_cache.hpp says why that is safe).
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes);
 

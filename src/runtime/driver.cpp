@@ -37,6 +37,7 @@ DriverApi load_all() {
   ok &= load("cuGetErrorName", d.cuGetErrorName);
   d.loaded = ok;
   load("cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
+  load("cuPointerGetAttribute", d.cuPointerGetAttribute);
   return d;
 }
 

@@ -23,6 +23,8 @@ struct DriverApi {
   decltype(&::cuGetErrorName) cuGetErrorName = nullptr;
   // Optional (not part of `loaded`): TMA descriptors for the sm90 GEMM; nullptr if absent.
   decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled = nullptr;
+  // Optional: one attribute of a pointer (the range cache's buffer-ID check); nullptr if absent.
+  decltype(&::cuPointerGetAttribute) cuPointerGetAttribute = nullptr;
 };
 
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).

@@ -15,15 +15,16 @@ namespace gpuopt {
 // Number of ops in gpuopt_op_t.
 constexpr int kOpCount = 7;
 
-// Device workspace every gpuopt stream owns (allocated and zeroed at creation, never during a
-// call): ops that need scratch (reduce: partials, counters, CUB temp storage) take it from
-// ExecEnv. An op that relies on zeros in part of it leaves that part zero when its kernels end.
+// Device workspace every gpuopt stream holds while it lives (taken zeroed from its context's
+// pool at the stream's first op or gpuopt_graph_begin, never during a capture): ops that need
+// scratch (reduce: partials, counters, CUB temp storage) take it from ExecEnv. An op that relies on
+// zeros in part of it leaves that part zero when its kernels end.
 constexpr std::size_t kOpWorkspaceBytes = std::size_t{6} << 20;
 
 // What a launcher gets besides the problem: where to enqueue and with what.
 struct ExecEnv {
   cudaStream_t stream = nullptr;
-  cublasHandle_t blas = nullptr;  // the stream's own cuBLAS handle (vendor variants)
+  cublasHandle_t blas = nullptr;  // the stream's cuBLAS handle (vendor variants)
   const DeviceDesc* device = nullptr;
   const char* fn = "";        // public entry point, for error messages
   void* workspace = nullptr;  // the stream's op workspace (kOpWorkspaceBytes, see above)
@@ -95,36 +96,79 @@ struct Choice {
   std::string trace;   // candidates and verdicts, for GPUOPT_LOG=debug
 };
 
+// True when the variant's code runs on the device (arch_reason gives the reason when not).
+constexpr bool arch_ok(const VariantMeta& meta, const DeviceDesc& dev) {
+  return meta.exact_cc ? dev.cc == meta.exact_cc : dev.cc >= meta.min_cc;
+}
+
+// The refusal "the variant's code does not run on this device", spelled out by arch_reason only
+// when a message needs it (the per-call path builds no strings).
+inline constexpr char kArchRefusal[] = "arch";
+
+// Why v cannot run the problem (nullptr: it can): dtype, architecture (kArchRefusal), then
+// can_implement.
+template <class Problem>
+const char* refusal(const Variant<Problem>& v, const Problem& p, gpuopt_dtype_t dtype,
+                    const DeviceDesc& dev) {
+  if (!(v.meta.dtype_mask & dtype_bit(dtype))) return "dtype not supported";
+  if (!arch_ok(v.meta, dev)) return kArchRefusal;
+  return v.can_implement ? v.can_implement(p, dev) : nullptr;
+}
+
+inline std::string refusal_text(const VariantMeta& meta, const DeviceDesc& dev, const char* why) {
+  return why == kArchRefusal ? arch_reason(meta, dev) : std::string(why);
+}
+
 // The dispatch rule. forced >= 0: that variant, or UNSUPPORTED with its reason. Otherwise the
 // entry with the highest preference among those whose dtype, arch and can_implement accept the
 // problem (ties: the later table entry, i.e. the higher rung).
+//
+// Per call (no trace, not forced) preferences are ranked first and can_implement runs only down
+// that ranking until one accepts: a costly can_implement (the sm90 GEMM encodes two TMA
+// descriptors) is skipped when a preferred variant takes the problem, and no string is built.
+// With a trace, or when nothing accepts, every entry is examined as the rule states.
 template <class Problem>
 Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p,
                       gpuopt_dtype_t dtype, const DeviceDesc& dev, int forced, bool want_trace) {
   Choice c;
+  constexpr int kMaxRanked = 64;
+  if (!want_trace && forced < 0 && count <= kMaxRanked) {
+    int order[kMaxRanked];
+    int pref[kMaxRanked];
+    int n = 0;
+    for (int i = 0; i < count; ++i) {
+      const Variant<Problem>& v = table[i];
+      if (!(v.meta.dtype_mask & dtype_bit(dtype)) || !arch_ok(v.meta, dev)) continue;
+      pref[i] = v.preference ? v.preference(p, dev) : 0;
+      // Insert keeping (preference desc, index desc): ties go to the later entry.
+      int k = n++;
+      for (; k > 0 && pref[order[k - 1]] <= pref[i]; --k) order[k] = order[k - 1];
+      order[k] = i;
+    }
+    for (int k = 0; k < n; ++k) {
+      const Variant<Problem>& v = table[order[k]];
+      if (!v.can_implement || !v.can_implement(p, dev)) {
+        c.index = order[k];
+        return c;
+      }
+    }
+  }
   int best_pref = 0;
   std::string first_reason;
   for (int i = 0; i < count; ++i) {
     if (forced >= 0 && i != forced) continue;
     const Variant<Problem>& v = table[i];
-    std::string why;
-    if (!(v.meta.dtype_mask & dtype_bit(dtype))) {
-      why = "dtype not supported";
-    } else {
-      why = arch_reason(v.meta, dev);
-      if (why.empty()) {
-        const char* r = v.can_implement ? v.can_implement(p, dev) : nullptr;
-        if (r) why = r;
-      }
-    }
-    int pref = why.empty() ? (v.preference ? v.preference(p, dev) : 0) : 0;
+    const char* why = refusal(v, p, dtype, dev);
+    int pref = why ? 0 : (v.preference ? v.preference(p, dev) : 0);
     if (want_trace) {
       c.trace += c.trace.empty() ? "" : ", ";
       c.trace += v.meta.name;
-      c.trace += why.empty() ? (" ok pref=" + std::to_string(pref)) : (" no (" + why + ")");
+      c.trace += why ? (" no (" + refusal_text(v.meta, dev, why) + ")")
+                     : (" ok pref=" + std::to_string(pref));
     }
-    if (!why.empty()) {
-      if (first_reason.empty()) first_reason = std::string(v.meta.name) + ": " + why;
+    if (why) {
+      if (first_reason.empty())
+        first_reason = std::string(v.meta.name) + ": " + refusal_text(v.meta, dev, why);
       continue;
     }
     if (c.index < 0 || pref >= best_pref) {

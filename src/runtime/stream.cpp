@@ -4,7 +4,6 @@
 
 #include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
-#include "runtime/free_gate.hpp"
 #include "runtime/handles.hpp"
 
 namespace gpuopt {
@@ -36,21 +35,45 @@ gpuopt_status_t check_stream(const char* fn, gpuopt_stream_t s, const Context* c
 ExecEnv exec_env(const char* fn, const Stream& s) {
   ExecEnv env;
   env.stream = s.stream;
-  env.blas = s.blas;
   env.device = &s.ctx->desc;
   env.fn = fn;
-  env.workspace = s.op_workspace;
-  env.workspace_bytes = s.op_workspace ? kOpWorkspaceBytes : 0;
+  if (s.res) {
+    env.blas = s.res->blas;
+    env.workspace = s.res->op_workspace;
+    env.workspace_bytes = kOpWorkspaceBytes;
+  }
   return env;
 }
 
 namespace {
-// cuBLAS recommends 32 MiB of workspace on Hopper, 4 MiB before it.
-size_t blas_workspace_bytes(const Context& ctx) {
-  return ctx.desc.cc >= 90 ? (32u << 20) : (4u << 20);
+gpuopt_status_t take(const char* fn, Stream& s, TakeMode mode) {
+  Context& ctx = *s.ctx;
+  return resources_take(fn, ctx.pool, ctx.allocator, ctx.desc.cc, s.stream, mode, &s.res);
+}
+}  // namespace
+
+gpuopt_status_t stream_ready(const char* fn, Stream& s) {
+  if (s.res || deviceless_active()) return GPUOPT_SUCCESS;
+  // Once per stream: a stream its owner captures cannot take a set (that may allocate or wait).
+  if (!s.capturing.load(std::memory_order_relaxed)) {
+    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s.stream, &cap) != cudaSuccess) cudaGetLastError();
+    if (cap != cudaStreamCaptureStatusNone)
+      return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
+                  "stream's CUDA stream is being captured by its owner, and the stream has no "
+                  "cuBLAS handle and workspace yet (a stream takes them at its first op, which "
+                  "may allocate): run one op on it before the capture begins, or capture with "
+                  "gpuopt_graph_begin");
+  }
+  return take(fn, s, thread_capture_depth() > 0 ? TakeMode::enqueue_no_alloc : TakeMode::enqueue);
 }
 
-}  // namespace
+gpuopt_status_t stream_ready_for_capture(const char* fn, Stream& s) {
+  if (s.res || deviceless_active()) return GPUOPT_SUCCESS;
+  // This thread capturing another stream already: nothing may allocate or wait on the host.
+  return take(fn, s,
+              thread_capture_depth() > 0 ? TakeMode::enqueue_no_alloc : TakeMode::before_capture);
+}
 
 gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what) {
   return fail(st == CUBLAS_STATUS_ALLOC_FAILED ? GPUOPT_ERROR_OUT_OF_MEMORY : GPUOPT_ERROR_CUBLAS,
@@ -59,39 +82,14 @@ gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what) {
 
 gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stream, bool owned,
                             Stream** out) {
-  // stream_close releases whatever was made so far on every early return.
-  std::unique_ptr<Stream, void (*)(Stream*)> s(new Stream, stream_close);
+  auto s = std::make_unique<Stream>();
   s->ctx = &ctx;
-  if (deviceless_active()) {  // no CUDA stream, cuBLAS handle or workspace
-    handle_register(s.get(), HandleKind::stream);
-    ctx.live_objects.fetch_add(1);
-    *out = s.release();
-    return GPUOPT_SUCCESS;
-  }
   s->stream = cuda_stream;
-  if (owned) {
+  if (owned && !deviceless_active()) {  // device-less mode: no CUDA stream
     GPUOPT_TRY_CUDA(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), fn,
                     "cudaStreamCreateWithFlags");
     s->owned = true;
   }
-  cublasStatus_t st = cublasCreate(&s->blas);
-  if (st != CUBLAS_STATUS_SUCCESS) {
-    s->blas = nullptr;
-    return blas_fail(st, fn, "cublasCreate");
-  }
-  size_t ws = blas_workspace_bytes(ctx);
-  GPUOPT_TRY_CUDA(cudaMalloc(&s->blas_workspace, ws), fn, "cudaMalloc of the cuBLAS workspace");
-  if ((st = cublasSetStream(s->blas, s->stream)) != CUBLAS_STATUS_SUCCESS)
-    return blas_fail(st, fn, "cublasSetStream");
-  if ((st = cublasSetWorkspace(s->blas, s->blas_workspace, ws)) != CUBLAS_STATUS_SUCCESS)
-    return blas_fail(st, fn, "cublasSetWorkspace");
-  // The op workspace, zeroed before any kernel can use it (its counters must start at zero; a
-  // graph captured on this stream may later run on another stream, hence the wait).
-  GPUOPT_TRY_CUDA(cudaMalloc(&s->op_workspace, kOpWorkspaceBytes), fn,
-                  "cudaMalloc of the op workspace");
-  GPUOPT_TRY_CUDA(cudaMemsetAsync(s->op_workspace, 0, kOpWorkspaceBytes, s->stream), fn,
-                  "cudaMemsetAsync of the op workspace");
-  GPUOPT_TRY_CUDA(cudaStreamSynchronize(s->stream), fn, "cudaStreamSynchronize");
   handle_register(s.get(), HandleKind::stream);
   ctx.live_objects.fetch_add(1);
   *out = s.release();
@@ -99,22 +97,13 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
 }
 
 void stream_close(Stream* s) {
-  // Now: wait for the work that may still use the workspaces, detach cuBLAS from the CUDA stream
-  // (a borrowed one may be destroyed by its owner as soon as this returns), destroy an owned one.
-  if (s->blas_workspace || s->op_workspace) cudaStreamSynchronize(s->stream);
-  if (s->blas) cublasSetStream(s->blas, nullptr);
+  // No wait: the resources go back to the pool behind an event recorded after the work already
+  // on the stream (the next stream to take them waits for it), and an owned CUDA stream is
+  // destroyed with its work still queued, which CUDA allows.
+  if (s->res) resources_give_back(s->ctx->pool, s->res, s->stream);
   if (s->owned && s->stream) cudaStreamDestroy(s->stream);
-  s->stream = nullptr;
   if (!deviceless_active()) cudaGetLastError();
-  // cublasDestroy and cudaFree synchronize the device: through the free gate (free_gate.hpp).
-  gate_free(s->ctx ? s->ctx->device : 0, [s]() -> gpuopt_status_t {
-    if (s->blas) cublasDestroy(s->blas);
-    if (s->blas_workspace) cudaFree(s->blas_workspace);
-    if (s->op_workspace) cudaFree(s->op_workspace);
-    if (!deviceless_active()) cudaGetLastError();
-    delete s;
-    return GPUOPT_SUCCESS;
-  });
+  delete s;
 }
 
 }  // namespace gpuopt

@@ -171,6 +171,8 @@ static void check_null_handles(void) {
   fn = "gpuopt_context_device_info";
   EXPECT(gpuopt_context_device_info(NULL, &info), H);
   EXPECT_EITHER(gpuopt_context_device_info(NULL, NULL), H, A);
+  fn = "gpuopt_context_set_allocator";
+  EXPECT(gpuopt_context_set_allocator(NULL, NULL), H);
   fn = "gpuopt_stream_create";
   EXPECT(gpuopt_stream_create(NULL, &stream), H);
   CHECK(stream == NULL);
@@ -550,6 +552,15 @@ static void check_with_device(void) {
   OK(gpuopt_context_device_info(ctx, &info));
   printf("device 0: %s, cc %d.%d, %d SMs\n", info.name, info.cc_major, info.cc_minor,
          info.sm_count);
+
+  fn = "gpuopt_context_set_allocator";
+  {
+    gpuopt_allocator_t a;
+    memset(&a, 0, sizeof a);
+    a.struct_size = sizeof a;
+    EXPECT(gpuopt_context_set_allocator(ctx, &a), GPUOPT_ERROR_INVALID_ARGUMENT); /* no callbacks */
+    OK(gpuopt_context_set_allocator(ctx, NULL));
+  }
 
   fn = "gpuopt_stream_create";
   EXPECT(gpuopt_stream_create(ctx, NULL), GPUOPT_ERROR_INVALID_ARGUMENT);

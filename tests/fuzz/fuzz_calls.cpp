@@ -48,6 +48,16 @@ gpuopt_status_t context_device_info(World& w, FuzzInput& in) {
   if (b.d.struct_size > sizeof b) b.d.struct_size = sizeof b;  // the caller's storage
   return gpuopt_context_device_info(w.any_ctx(in), in.pick(16) ? &b.d : nullptr);
 }
+void* fuzz_allocate(size_t, void*, void*) { return nullptr; }
+void fuzz_deallocate(void*, size_t, void*, void*) {}
+gpuopt_status_t context_set_allocator(World& w, FuzzInput& in) {
+  DescBlock<gpuopt_allocator_t> b;
+  b.d.struct_size = struct_size(in, sizeof b.d);
+  if (b.d.struct_size > sizeof b) b.d.struct_size = sizeof b;
+  if (in.flip()) b.d.allocate = fuzz_allocate;
+  if (in.flip()) b.d.deallocate = fuzz_deallocate;
+  return gpuopt_context_set_allocator(w.any_ctx(in), in.pick(16) ? &b.d : nullptr);
+}
 gpuopt_status_t device_info(World&, FuzzInput& in) {
   DescBlock<gpuopt_device_info_t> b;
   b.d.struct_size = struct_size(in, sizeof b.d);
@@ -348,6 +358,7 @@ const std::vector<Call>& calls() {
       {"gpuopt_context_create", context_create},
       {"gpuopt_context_destroy", context_destroy},
       {"gpuopt_context_device_info", context_device_info},
+      {"gpuopt_context_set_allocator", context_set_allocator},
       {"gpuopt_device_info", device_info},
       {"gpuopt_stream_create", stream_create},
       {"gpuopt_stream_wrap", stream_wrap},

@@ -172,6 +172,47 @@ TEST(ChooseVariant, NullCallbacksMeanCanImplementWithPreferenceZero) {
   EXPECT_EQ(c.index, 0);
 }
 
+// can_implement that counts its calls (the per-call path should skip the ones that cannot win).
+int g_costly_calls = 0;
+const char* costly_any(const Toy&, const DeviceDesc&) {
+  ++g_costly_calls;
+  return nullptr;
+}
+
+TEST(ChooseVariant, CanImplementBelowTheWinnerIsNotCalled) {
+  const Variant<Toy> t[] = {
+      {{"costly_low", "", 0, 0, false, kBoth}, costly_any, pref<80>, nullptr},
+      {{"vendor_high", "", 0, 0, false, kBoth}, small_only, pref<100>, nullptr},
+  };
+  g_costly_calls = 0;
+  Choice c =
+      gpuopt::choose_variant(t, 2, Toy{10}, GPUOPT_DTYPE_F32, synthetic_device(90, 132), -1, false);
+  EXPECT_EQ(c.index, 1);
+  EXPECT_EQ(g_costly_calls, 0) << "the preferred variant took the problem";
+  // The preferred one refuses: the next in preference order is asked.
+  c = gpuopt::choose_variant(t, 2, Toy{1000}, GPUOPT_DTYPE_F32, synthetic_device(90, 132), -1,
+                             false);
+  EXPECT_EQ(c.index, 0);
+  EXPECT_EQ(g_costly_calls, 1);
+  // With a trace every entry is examined, and the choice is the same.
+  const Choice traced =
+      gpuopt::choose_variant(t, 2, Toy{10}, GPUOPT_DTYPE_F32, synthetic_device(90, 132), -1, true);
+  EXPECT_EQ(traced.index, 1);
+  EXPECT_EQ(g_costly_calls, 2);
+}
+
+TEST(ChooseVariant, RankedPathAgreesWithTheTracedRule) {
+  for (int size : {1, 100, 101, 5000})
+    for (gpuopt_dtype_t dt : {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64})
+      for (int cc : {75, 80, 90}) {
+        const Choice fast = choose(size, dt, cc, -1, false);
+        const Choice full = choose(size, dt, cc, -1, true);
+        EXPECT_EQ(fast.index, full.index) << size << " " << dt << " " << cc << ": " << full.trace;
+        EXPECT_EQ(fast.status, full.status);
+        EXPECT_EQ(fast.reason, full.reason);
+      }
+}
+
 TEST(SyntheticDevice, CarriesCcAndSmCount) {
   for (int cc : {75, 80, 86, 89, 90}) {
     const DeviceDesc d = synthetic_device(cc, 42);

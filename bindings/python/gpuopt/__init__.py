@@ -19,7 +19,7 @@ from ._ops import (axpy, gdn_backward, gdn_forward, gdn_workspace_size, gemm, ma
                    plan_matmul, plan_reduce, plan_transpose, reduce, reduce_array,
                    reduce_result_dtype, segmented_sort, segmented_sort_workspace_size, stencil,
                    sum, transpose, transpose_array)
-from ._types import (DeviceInfo, GdnDesc, GemmDesc, ReduceDesc, SegmentedSortDesc,
+from ._types import (Allocator, DeviceInfo, GdnDesc, GemmDesc, ReduceDesc, SegmentedSortDesc,
                      StencilDesc, TransposeDesc, VariantInfo)
 
 __version__ = "0.1.0"

@@ -10,7 +10,7 @@ import ctypes
 from . import _constants as k
 from ._errors import check
 from ._lib import lib
-from ._types import DeviceInfo, VariantInfo
+from ._types import ALLOCATE_FN, DEALLOCATE_FN, Allocator, DeviceInfo, VariantInfo
 
 _vp = ctypes.c_void_p
 
@@ -70,6 +70,7 @@ class Context(_Handle):
     def __init__(self, device=0):
         super().__init__()
         self._primary = None
+        self._allocator = None
         check(lib.gpuopt_context_create(device, ctypes.byref(self._h)))
         self.device = device
 
@@ -83,6 +84,55 @@ class Context(_Handle):
         info = DeviceInfo()
         check(lib.gpuopt_context_device_info(self._h, ctypes.byref(info)))
         return info
+
+    # memory
+    def set_allocator(self, allocate=None, deallocate=None):
+        """Allocates the context's device memory (stream workspaces, GPUOPT_MEMORY_DEVICE
+        buffers) through ``allocate(nbytes, cuda_stream) -> int address`` (0 when it cannot)
+        and ``deallocate(address, nbytes, cuda_stream)``; no arguments restore cudaMalloc.
+        Call it before creating streams or buffers. An exception in a callback counts as
+        out of memory (allocate) or is ignored (deallocate). See use_torch_allocator()."""
+        if (allocate is None) != (deallocate is None):
+            raise ValueError("give both allocate and deallocate, or neither")
+        if allocate is None:
+            check(lib.gpuopt_context_set_allocator(self._h, None))
+            self._allocator = None
+            return
+
+        def _alloc(nbytes, stream, _user):
+            try:
+                return int(allocate(nbytes, stream or 0) or 0) or None
+            except Exception:  # never unwind through C
+                return None
+
+        def _free(ptr, nbytes, stream, _user):
+            try:
+                deallocate(ptr or 0, nbytes, stream or 0)
+            except Exception:
+                pass
+
+        a = Allocator(allocate=ALLOCATE_FN(_alloc), deallocate=DEALLOCATE_FN(_free))
+        check(lib.gpuopt_context_set_allocator(self._h, ctypes.byref(a)))
+        self._allocator = a  # the callbacks must outlive their use by the context
+
+    def use_torch_allocator(self):
+        """Serves the context's device memory from PyTorch's caching allocator
+        (torch.cuda.caching_allocator_alloc / caching_allocator_delete) on this context's
+        device, so that gpuopt's workspaces and buffers count in torch.cuda.memory_allocated()
+        and reuse torch's cached blocks."""
+        import torch  # only when asked for
+
+        device = self.device
+
+        def allocate(nbytes, stream):
+            # gpuopt passes no stream (0): the block is then torch's current stream's; gpuopt
+            # synchronizes the device before giving it back, so any stream may reuse it.
+            return torch.cuda.caching_allocator_alloc(nbytes, device, stream or None)
+
+        def deallocate(ptr, _nbytes, _stream):
+            torch.cuda.caching_allocator_delete(ptr)
+
+        self.set_allocator(allocate, deallocate)
 
     # streams and buffers
     def create_stream(self):

@@ -54,6 +54,7 @@ _PROTOTYPES = {
     "gpuopt_context_create": (_S, [_int, _pp]),
     "gpuopt_context_destroy": (_S, [_p]),
     "gpuopt_context_device_info": (_S, [_p, _ptr(t.DeviceInfo)]),
+    "gpuopt_context_set_allocator": (_S, [_p, _ptr(t.Allocator)]),
     # streams
     "gpuopt_stream_create": (_S, [_p, _pp]),
     "gpuopt_stream_wrap": (_S, [_p, _p, _pp]),

@@ -55,6 +55,22 @@ class DeviceInfo(_Sized):
     ]
 
 
+#: void* allocate(size_t bytes, void* cuda_stream, void* user)
+ALLOCATE_FN = ctypes.CFUNCTYPE(c_void_p, c_size_t, c_void_p, c_void_p)
+#: void deallocate(void* ptr, size_t bytes, void* cuda_stream, void* user)
+DEALLOCATE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_size_t, c_void_p, c_void_p)
+
+
+class Allocator(_Sized):
+    """gpuopt_allocator_t: device-memory callbacks for Context.set_allocator."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("allocate", ALLOCATE_FN),
+        ("deallocate", DEALLOCATE_FN),
+        ("user", c_void_p),
+    ]
+
+
 class VariantInfo(_Sized):
     """gpuopt_variant_info_t (name and technique are static C strings)."""
     _fields_ = [
@@ -175,6 +191,7 @@ class GdnDesc(_Sized):
 STRUCTS = {
     "gpuopt_device_info_t": DeviceInfo,
     "gpuopt_variant_info_t": VariantInfo,
+    "gpuopt_allocator_t": Allocator,
     "gpuopt_gemm_desc_t": GemmDesc,
     "gpuopt_reduce_desc_t": ReduceDesc,
     "gpuopt_segmented_sort_desc_t": SegmentedSortDesc,

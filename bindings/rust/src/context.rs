@@ -1,6 +1,6 @@
 //! `Context` (one device, its variant registry and dispatch state) and the device queries.
 use std::ffi::CString;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
 
 use crate::error::{static_str, Error, Result, Status};
@@ -119,9 +119,54 @@ impl VariantInfo {
 /// concurrent enqueueing calls name different streams, which [`crate::Stream`] (`!Sync`)
 /// guarantees. Streams, buffers and graphs borrow the context, so it outlives them all, as
 /// gpuopt_context_destroy() requires.
-#[derive(Debug)]
 pub struct Context {
     raw: sys::gpuopt_context_t,
+    // The allocator the context calls back into (boxed twice: the C user pointer is thin); it
+    // outlives the context's last deallocate, which gpuopt_context_destroy makes in Drop.
+    allocator: Option<Box<Box<dyn DeviceAllocator>>>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("raw", &self.raw)
+            .field("custom_allocator", &self.allocator.is_some())
+            .finish()
+    }
+}
+
+/// Device memory for a context ([`Context::set_allocator`], `gpuopt_allocator_t`): a framework's
+/// pool serving gpuopt's stream workspaces and device buffers.
+pub trait DeviceAllocator: Send + Sync {
+    /// `bytes` of memory of the context's device, aligned to at least 256 bytes; null when it
+    /// cannot (the gpuopt call then fails with [`Status::OutOfMemory`]).
+    fn allocate(&self, bytes: usize) -> *mut c_void;
+    /// Takes back what `allocate` returned (gpuopt has synchronized the device first).
+    fn deallocate(&self, ptr: *mut c_void, bytes: usize);
+}
+
+unsafe extern "C" fn allocate_trampoline(
+    bytes: usize,
+    _cuda_stream: *mut c_void,
+    user: *mut c_void,
+) -> *mut c_void {
+    // SAFETY: user is the Box<dyn DeviceAllocator> Context::set_allocator registered, alive
+    // while the context may call back.
+    let a = unsafe { &*(user as *const Box<dyn DeviceAllocator>) };
+    // A panic must not unwind into C: it counts as out of memory.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a.allocate(bytes)))
+        .unwrap_or(ptr::null_mut())
+}
+
+unsafe extern "C" fn deallocate_trampoline(
+    p: *mut c_void,
+    bytes: usize,
+    _cuda_stream: *mut c_void,
+    user: *mut c_void,
+) {
+    // SAFETY: as in allocate_trampoline.
+    let a = unsafe { &*(user as *const Box<dyn DeviceAllocator>) };
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a.deallocate(p, bytes)));
 }
 
 // SAFETY: the header's thread-safety rules: a context may be used by several threads at once;
@@ -137,12 +182,39 @@ impl Context {
         let mut raw: sys::gpuopt_context_t = ptr::null_mut();
         // SAFETY: raw is a valid output.
         Error::check(unsafe { sys::gpuopt_context_create(device, &mut raw) })?;
-        Ok(Context { raw })
+        Ok(Context {
+            raw,
+            allocator: None,
+        })
     }
 
     /// The raw handle, for calls through [`crate::sys`]. It stays owned by `self`.
     pub fn as_raw(&self) -> sys::gpuopt_context_t {
         self.raw
+    }
+
+    /// Allocates the context's device memory (stream workspaces, device buffers) through
+    /// `allocator`; `None` restores gpuopt's own (cudaMalloc). `&mut self` guarantees that no
+    /// stream, buffer or graph of the context lives, as `gpuopt_context_set_allocator` requires.
+    pub fn set_allocator(&mut self, allocator: Option<Box<dyn DeviceAllocator>>) -> Result<()> {
+        let Some(a) = allocator else {
+            // SAFETY: live handle; NULL restores the default.
+            Error::check(unsafe { sys::gpuopt_context_set_allocator(self.raw, ptr::null()) })?;
+            self.allocator = None;
+            return Ok(());
+        };
+        let boxed: Box<Box<dyn DeviceAllocator>> = Box::new(a);
+        let desc = sys::gpuopt_allocator_t {
+            struct_size: std::mem::size_of::<sys::gpuopt_allocator_t>(),
+            allocate: Some(allocate_trampoline),
+            deallocate: Some(deallocate_trampoline),
+            user: &*boxed as *const Box<dyn DeviceAllocator> as *mut c_void,
+        };
+        // SAFETY: live handle, valid descriptor; the box outlives every callback (it is kept
+        // until the next set_allocator, which first gives the pooled memory back, or Drop).
+        Error::check(unsafe { sys::gpuopt_context_set_allocator(self.raw, &desc) })?;
+        self.allocator = Some(boxed);
+        Ok(())
     }
 
     /// Describes the context's device.

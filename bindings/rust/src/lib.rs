@@ -43,7 +43,7 @@ mod stream;
 mod types;
 
 pub use buffer::Buffer;
-pub use context::{device_count, device_info, Context, DeviceInfo, VariantInfo};
+pub use context::{device_count, device_info, Context, DeviceAllocator, DeviceInfo, VariantInfo};
 pub use desc::{Gdn, Gemm, Reduce, SegmentedSort, Stencil, Transpose};
 pub use error::{last_error_message, Error, Result, Status};
 pub use graph::Graph;

@@ -141,6 +141,29 @@ pub const GPUOPT_DTYPE_I64: gpuopt_dtype_t = 5;
 pub const GPUOPT_DTYPE_U32: gpuopt_dtype_t = 6;
 pub const GPUOPT_DTYPE_U64: gpuopt_dtype_t = 7;
 
+/// `gpuopt_allocator_t`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct gpuopt_allocator_t {
+    pub struct_size: usize,
+    pub allocate: Option<
+        unsafe extern "C" fn(
+            bytes: usize,
+            cuda_stream: *mut c_void,
+            user: *mut c_void,
+        ) -> *mut c_void,
+    >,
+    pub deallocate: Option<
+        unsafe extern "C" fn(
+            ptr: *mut c_void,
+            bytes: usize,
+            cuda_stream: *mut c_void,
+            user: *mut c_void,
+        ),
+    >,
+    pub user: *mut c_void,
+}
+
 /// `gpuopt_variant_info_t`.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -322,6 +345,10 @@ extern "C" {
     pub fn gpuopt_context_device_info(
         ctx: gpuopt_context_t,
         info: *mut gpuopt_device_info_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_context_set_allocator(
+        ctx: gpuopt_context_t,
+        allocator: *const gpuopt_allocator_t,
     ) -> gpuopt_status_t;
 
     // Streams

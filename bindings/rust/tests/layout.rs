@@ -86,6 +86,15 @@ fn structs_match_the_c_layout() {
     );
     rust_layout!(
         rust,
+        gpuopt_allocator_t {
+            struct_size,
+            allocate,
+            deallocate,
+            user,
+        }
+    );
+    rust_layout!(
+        rust,
         gpuopt_variant_info_t {
             struct_size,
             name,

@@ -18,6 +18,7 @@ fn every_function_resolves() {
         sys::gpuopt_context_create as *const (),
         sys::gpuopt_context_destroy as *const (),
         sys::gpuopt_context_device_info as *const (),
+        sys::gpuopt_context_set_allocator as *const (),
         sys::gpuopt_stream_create as *const (),
         sys::gpuopt_stream_wrap as *const (),
         sys::gpuopt_stream_native as *const (),

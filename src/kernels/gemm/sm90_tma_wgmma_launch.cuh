@@ -12,15 +12,16 @@
 namespace gpuopt {
 namespace sm90 {
 
+constexpr int kMaxDevices = 64;  // the per-device caches below cover ordinals 0 .. 63
+
 // How many clusters of this kernel the device can hold at once (GPC packing can hold fewer than
 // sm_count / cluster), cached per device and cluster size (every instantiation has the same
 // shared memory and block size); 0 when unknown. Host-side query: capture-safe.
 template <int kCluster, class Kernel>
 int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
-  constexpr int kDevices = 64;
-  static std::atomic<int> cache[kDevices];
+  static std::atomic<int> cache[kMaxDevices];
   int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kDevices) {
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
     cudaGetLastError();
     return 0;
   }
@@ -61,9 +62,20 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
   constexpr int kSmem = Hook::kPResident              ? kResSmemBytes
                         : HookQSplitSmem<Hook>::value ? kQsSmemBytes
                                                       : kSmemBytes;
-  // Host-side attribute, no stream work: fine during graph capture.
-  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-                  env.fn, "gemm sm90_tma_wgmma: raising the shared-memory limit");
+  // Host-side attribute, no stream work: fine during graph capture. It stays with the kernel in
+  // the device's context, so it is set once per device (this function is one per kernel).
+  static std::atomic<bool> smem_raised[kMaxDevices];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
+    cudaGetLastError();
+    dev = -1;
+  }
+  if (dev < 0 || !smem_raised[dev].load(std::memory_order_acquire)) {
+    GPUOPT_TRY_CUDA(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), env.fn,
+        "gemm sm90_tma_wgmma: raising the shared-memory limit");
+    if (dev >= 0) smem_raised[dev].store(true, std::memory_order_release);
+  }
   cudaLaunchAttribute attr;
   cudaLaunchConfig_t cfg = cluster_launch_config(kCluster, kThreads, kSmem, env, &attr);
   cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));

@@ -1,0 +1,51 @@
+// A context's cache of validated allocation ranges: an op's pointer checks (check_device_range)
+// answer a hit without cudaPointerGetAttributes and cuMemGetAddressRange.
+//
+// What is cached, and why a hit cannot give a wrong answer:
+//   - owned entries: gpuopt's own buffers of the context (device, mapped, compressible), added
+//     at creation and erased by gpuopt_buffer_destroy before the memory is freed. Their range,
+//     memory type and device are gpuopt's to know while the buffer lives: a hit needs no driver
+//     call at all.
+//   - foreign entries: device or managed allocations of the caller (cudaMalloc, a framework's
+//     pool), with the process-unique buffer ID the driver gave the allocation
+//     (CU_POINTER_ATTRIBUTE_BUFFER_ID, never reused within a process). A hit re-reads the ID of
+//     the pointer (one cuPointerGetAttribute call instead of the two queries): memory freed by the
+//     caller and reallocated, as anything, at the same address has another ID (or none), so the
+//     stale entry is dropped and the full query runs. Pageable and pinned host memory is never
+//     cached (the full query rejects or accepts it each time).
+//   - a hit whose extent check fails is not trusted either: the full query decides, so the
+//     cache can never turn a valid call into an error. A pool that re-carves one driver
+//     allocation keeps its ID; the cached extent is then that of the driver allocation, exactly
+//     what the full query (cuMemGetAddressRange) answers.
+// Bounded (kSlots entries, replaced round-robin) and behind a mutex: threads of one context
+// validate concurrently.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+namespace gpuopt {
+
+class RangeCache {
+ public:
+  static constexpr int kSlots = 32;
+  struct Entry {
+    std::uintptr_t base = 0, end = 0;  // [base, end); end == 0: empty slot
+    unsigned long long id = 0;         // driver buffer ID (foreign entries)
+    bool owned = false;                // a gpuopt buffer of this context
+  };
+
+  // The entry whose range holds p, copied to *out.
+  bool find(std::uintptr_t p, Entry* out) const;
+  // Adds e, replacing an entry with the same base, else the next slot round-robin.
+  void insert(const Entry& e);
+  // Drops the entry starting at base (a gpuopt buffer being destroyed, a stale foreign range).
+  void erase(std::uintptr_t base);
+
+ private:
+  mutable std::mutex mu_;
+  std::array<Entry, kSlots> slots_{};
+  int next_ = 0;
+};
+
+}  // namespace gpuopt

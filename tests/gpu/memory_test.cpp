@@ -1,0 +1,336 @@
+// Memory the caller controls and the per-call costs it removes: a context's allocator
+// (gpuopt_context_set_allocator) serves every workspace and device buffer, and gets all of it
+// back; wrapping a stream allocates nothing (its resources come from the context's pool at its
+// first op); the pointer-range cache never answers for memory the caller freed or reallocated.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+#include "axpy_harness.hpp"
+#include "gpu_fixture.hpp"
+
+namespace {
+
+using gput::AxpyHarness;
+using gput::AxpyLayout;
+
+// Counts what passes through it; backed by cudaMalloc / cudaFree.
+struct CountingAllocator {
+  std::mutex mu;
+  int allocations = 0;
+  int frees = 0;
+  std::map<void*, size_t> live;
+  bool wrong_free = false;  // a free of something not live, or with another size
+
+  static void* allocate(size_t bytes, void*, void* user) {
+    auto* self = static_cast<CountingAllocator*>(user);
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
+    std::lock_guard<std::mutex> lock(self->mu);
+    ++self->allocations;
+    self->live[p] = bytes;
+    return p;
+  }
+  static void deallocate(void* p, size_t bytes, void*, void* user) {
+    auto* self = static_cast<CountingAllocator*>(user);
+    {
+      std::lock_guard<std::mutex> lock(self->mu);
+      ++self->frees;
+      auto it = self->live.find(p);
+      if (it == self->live.end() || it->second != bytes)
+        self->wrong_free = true;
+      else
+        self->live.erase(it);
+    }
+    cudaFree(p);
+  }
+  gpuopt_allocator_t desc() {
+    gpuopt_allocator_t a{};
+    a.struct_size = sizeof a;
+    a.allocate = &CountingAllocator::allocate;
+    a.deallocate = &CountingAllocator::deallocate;
+    a.user = this;
+    return a;
+  }
+  int count() {
+    std::lock_guard<std::mutex> lock(mu);
+    return allocations;
+  }
+};
+
+class Memory : public gput::GpuTest {
+ protected:
+  // A second context on the device whose memory comes from counter_.
+  void SetUp() override {
+    gput::GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_GPUOPT_OK(gpuopt_context_create(0, &counted_));
+    const gpuopt_allocator_t a = counter_.desc();
+    ASSERT_GPUOPT_OK(gpuopt_context_set_allocator(counted_, &a));
+  }
+  void TearDown() override {
+    if (wrapped_) {
+      EXPECT_GPUOPT_OK(gpuopt_stream_destroy(wrapped_));
+    }
+    if (cs_) {
+      EXPECT_CUDA_OK(cudaStreamDestroy(cs_));
+    }
+    if (counted_) {
+      EXPECT_GPUOPT_OK(gpuopt_context_destroy(counted_));
+      EXPECT_EQ(counter_.allocations, counter_.frees) << "unbalanced at context destroy";
+      EXPECT_TRUE(counter_.live.empty()) << counter_.live.size() << " allocation(s) never freed";
+      EXPECT_FALSE(counter_.wrong_free) << "a deallocate of memory not live, or another size";
+    }
+    gput::GpuTest::TearDown();
+  }
+
+  // A correct f32 sum (reduce: uses the op workspace) of n ones on s.
+  void expect_sum_on(gpuopt_context_t ctx, gpuopt_stream_t s, std::int64_t n = 1 << 20) {
+    gput::DeviceArray<float> in(static_cast<size_t>(n));
+    gput::DeviceArray<float> out(1);
+    std::vector<float> ones(static_cast<size_t>(n), 1.0f);
+    ASSERT_CUDA_OK(cudaMemcpy(in.data(), ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    gpuopt_reduce_desc_t d{};
+    d.struct_size = sizeof d;
+    d.op = GPUOPT_REDUCE_SUM;
+    d.in_type = GPUOPT_DTYPE_F32;
+    d.n = n;
+    ASSERT_GPUOPT_OK(gpuopt_reduce(ctx, s, &d, in.data(), out.data()));
+    ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+    float got = 0;
+    ASSERT_CUDA_OK(cudaMemcpy(&got, out.data(), sizeof got, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, static_cast<float>(n));
+  }
+
+  // A caller's CUDA stream (cs_) wrapped on counted_ (wrapped_); both go in TearDown.
+  void wrap_fresh_stream() {
+    ASSERT_CUDA_OK(cudaStreamCreateWithFlags(&cs_, cudaStreamNonBlocking));
+    ASSERT_GPUOPT_OK(gpuopt_stream_wrap(counted_, cs_, &wrapped_));
+  }
+
+  CountingAllocator counter_;
+  gpuopt_context_t counted_ = nullptr;
+  cudaStream_t cs_ = nullptr;
+  gpuopt_stream_t wrapped_ = nullptr;
+};
+
+TEST_F(Memory, CountingAllocatorSeesEveryAllocationAndFree) {
+  gpuopt_stream_t a = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &a));
+  EXPECT_EQ(counter_.count(), 0) << "creating a stream allocates nothing";
+  gput::expect_axpy_still_works(counted_, a, rng_);
+  const int per_stream = counter_.count();
+  EXPECT_EQ(per_stream, 2) << "the first op takes the cuBLAS and the op workspace";
+  expect_sum_on(counted_, a);
+  EXPECT_EQ(counter_.count(), per_stream) << "later ops allocate nothing";
+
+  gpuopt_buffer_t b = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_buffer_create(counted_, 1 << 20, GPUOPT_MEMORY_DEVICE, &b));
+  EXPECT_EQ(counter_.count(), per_stream + 1) << "a device buffer comes from the allocator";
+  gpuopt_stream_t second = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &second));
+  expect_sum_on(counted_, second);  // a is still alive: a second set is made
+  EXPECT_EQ(counter_.count(), 2 * per_stream + 1);
+
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy(b));
+  EXPECT_EQ(counter_.frees, 1) << "the buffer goes back at once";
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(a));
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(second));
+  EXPECT_EQ(counter_.frees, 1) << "stream resources stay pooled until the context goes";
+  // TearDown destroys the context and checks that everything came back.
+}
+
+TEST_F(Memory, WrapAllocatesNothingAndReusesThePool) {
+  wrap_fresh_stream();
+  cudaStream_t cs = cs_;
+  EXPECT_EQ(counter_.count(), 0) << "wrapping allocates nothing";
+  gput::expect_axpy_still_works(counted_, wrapped_, rng_);
+  const int warm = counter_.count();
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(wrapped_));
+  wrapped_ = nullptr;
+  gpuopt_stream_t s = nullptr;
+
+  // Wrap per call, as a framework integration does: no allocation once the pool is warm.
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_GPUOPT_OK(gpuopt_stream_wrap(counted_, cs, &s));
+    expect_sum_on(counted_, s, 4096 + i);
+    ASSERT_GPUOPT_OK(gpuopt_stream_destroy(s));
+  }
+  EXPECT_EQ(counter_.count(), warm) << "wrapped streams took the pooled resources";
+}
+
+TEST_F(Memory, PooledResourcesOrderAfterTheirPreviousStream) {
+  // Stream a's work is still queued when it gives its set back; b takes the same set and must
+  // not overlap it (b waits for a's event): both results are right.
+  gpuopt_stream_t a = nullptr, b = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &a));
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &b));
+  gput::DeviceArray<float> in(1 << 22), out_a(1), out_b(1);
+  std::vector<float> ones(1 << 22, 1.0f);
+  ASSERT_CUDA_OK(
+      cudaMemcpy(in.data(), ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice));
+  gpuopt_reduce_desc_t d{};
+  d.struct_size = sizeof d;
+  d.op = GPUOPT_REDUCE_SUM;
+  d.in_type = GPUOPT_DTYPE_F32;
+  d.n = 1 << 22;
+  for (int i = 0; i < 8; ++i)
+    ASSERT_GPUOPT_OK(gpuopt_reduce(counted_, a, &d, in.data(), out_a.data()));
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(a));  // no wait: the set goes back behind an event
+  ASSERT_GPUOPT_OK(gpuopt_reduce(counted_, b, &d, in.data(), out_b.data()));
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(b));
+  ASSERT_CUDA_OK(cudaDeviceSynchronize());
+  float ga = 0, gb = 0;
+  ASSERT_CUDA_OK(cudaMemcpy(&ga, out_a.data(), sizeof ga, cudaMemcpyDeviceToHost));
+  ASSERT_CUDA_OK(cudaMemcpy(&gb, out_b.data(), sizeof gb, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(ga, static_cast<float>(1 << 22));
+  EXPECT_EQ(gb, static_cast<float>(1 << 22));
+  EXPECT_EQ(counter_.count(), 2) << "b reused a's set";
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(b));
+}
+
+TEST_F(Memory, GraphBeginSetsUpAFreshWrappedStream) {
+  wrap_fresh_stream();
+  gpuopt_stream_t s = wrapped_;
+  AxpyLayout l;
+  l.n = 4099;
+  AxpyHarness<float> h(l, rng_.alpha(), rng_);
+  ASSERT_GPUOPT_OK(gpuopt_graph_begin(counted_, s));
+  EXPECT_EQ(counter_.count(), 2) << "the resources were taken before the capture began";
+  EXPECT_GPUOPT_OK(h.run(counted_, s));
+  gpuopt_graph_t g = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_graph_end(s, &g));
+  ASSERT_GPUOPT_OK(gpuopt_graph_launch(g, s));
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+  EXPECT_TRUE(h.check_result());
+  EXPECT_GPUOPT_OK(gpuopt_graph_destroy(g));
+}
+
+TEST_F(Memory, OwnersCaptureOfAFreshStreamIsRefusedAndKept) {
+  wrap_fresh_stream();
+  gpuopt_stream_t s = wrapped_;
+  cudaStream_t cs = cs_;
+  AxpyLayout l;
+  l.n = 4099;
+  AxpyHarness<float> h(l, rng_.alpha(), rng_);
+  ASSERT_CUDA_OK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+  EXPECT_STATUS(GPUOPT_ERROR_CAPTURE_ILLEGAL, h.run(counted_, s));
+  EXPECT_TRUE(gput::MessageNames("gpuopt_axpy"));
+  cudaGraph_t graph = nullptr;
+  // The owner's capture survived the refusal.
+  EXPECT_CUDA_OK(cudaStreamEndCapture(cs, &graph));
+  if (graph) cudaGraphDestroy(graph);
+  EXPECT_EQ(counter_.count(), 0);
+  // After the capture the first op sets the stream up; a later capture by the owner works.
+  gput::expect_axpy_still_works(counted_, s, rng_);
+  AxpyHarness<float> h2(l, rng_.alpha(), rng_);
+  ASSERT_CUDA_OK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+  EXPECT_GPUOPT_OK(h2.run(counted_, s));
+  graph = nullptr;
+  ASSERT_CUDA_OK(cudaStreamEndCapture(cs, &graph));
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  ASSERT_CUDA_OK(cudaGraphLaunch(exec, cs));
+  ASSERT_CUDA_OK(cudaStreamSynchronize(cs));
+  EXPECT_TRUE(h2.check_result());
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+TEST_F(Memory, AllocatorReturningNullIsOutOfMemory) {
+  gpuopt_context_t c = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_context_create(0, &c));
+  gpuopt_allocator_t a{};
+  a.struct_size = sizeof a;
+  a.allocate = [](size_t, void*, void*) -> void* { return nullptr; };
+  a.deallocate = [](void*, size_t, void*, void*) {};
+  ASSERT_GPUOPT_OK(gpuopt_context_set_allocator(c, &a));
+  gpuopt_buffer_t b = nullptr;
+  EXPECT_STATUS(GPUOPT_ERROR_OUT_OF_MEMORY,
+                gpuopt_buffer_create(c, 4096, GPUOPT_MEMORY_DEVICE, &b));
+  gpuopt_stream_t s = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(c, &s));
+  AxpyLayout l;
+  l.n = 1000;
+  AxpyHarness<float> h(l, rng_.alpha(), rng_);
+  EXPECT_STATUS(GPUOPT_ERROR_OUT_OF_MEMORY, h.run(c, s));
+  // Back to gpuopt's own allocation: the context works again.
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(s));
+  ASSERT_GPUOPT_OK(gpuopt_context_set_allocator(c, nullptr));
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(c, &s));
+  gput::expect_axpy_still_works(c, s, rng_);
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(s));
+  EXPECT_GPUOPT_OK(gpuopt_context_destroy(c));
+}
+
+// The range cache: a pointer the caller freed gets the driver's answer again, not the cached
+// one, and memory reallocated at the same address with another size is judged by its new extent.
+TEST_F(Memory, RangeCacheNeverAnswersForFreedOrReallocatedMemory) {
+  const std::int64_t small = 1024, large = 1 << 20;
+  float* x = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x), small * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x, 0, small * sizeof(float)));
+  float* y = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&y), large * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(y, 0, large * sizeof(float)));
+  ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, small, 1.0, x, 1, y, 1));
+  ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, small, 1.0, x, 1, y, 1))
+      << "cached";
+  // Far past x's allocation (beyond any rounding of its extent): still refused when cached.
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, large, 1.0, x, 1, y, 1));
+  sync();
+  ASSERT_CUDA_OK(cudaFree(x));
+  // The cached answer must be the driver's: a context that never saw x (counted_, whose stream
+  // is made here) asks the driver.
+  gpuopt_stream_t fresh = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &fresh));
+  const gpuopt_status_t driver_says =
+      gpuopt_axpy(counted_, fresh, GPUOPT_DTYPE_F32, small, 1.0, x, 1, y, 1);
+  EXPECT_STATUS(driver_says, gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, small, 1.0, x, 1, y, 1))
+      << "a freed pointer is not answered from the cache";
+  // Reallocate larger: if the address comes back, the new extent applies.
+  float* x2 = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x2), large * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x2, 0, large * sizeof(float)));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, large, 1.0, x2, 1, y, 1))
+      << (x2 == x ? "same address, new extent" : "another address");
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(fresh));
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(fresh));
+  sync();
+  ASSERT_CUDA_OK(cudaFree(x2));
+  ASSERT_CUDA_OK(cudaFree(y));
+}
+
+TEST_F(Memory, GpuoptBuffersAreValidatedFromTheCacheUntilDestroyed) {
+  gpuopt_buffer_t bx = nullptr, by = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_buffer_create(ctx_, 4096 * sizeof(float), GPUOPT_MEMORY_DEVICE, &bx));
+  ASSERT_GPUOPT_OK(gpuopt_buffer_create(ctx_, 4096 * sizeof(float), GPUOPT_MEMORY_DEVICE, &by));
+  void *x = nullptr, *y = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_buffer_device_pointer(bx, &x));
+  ASSERT_GPUOPT_OK(gpuopt_buffer_device_pointer(by, &y));
+  ASSERT_CUDA_OK(cudaMemset(x, 0, 4096 * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(y, 0, 4096 * sizeof(float)));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 4096, 2.0, x, 1, y, 1));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 100, 2.0, x, 1, y, 20000))
+      << "8 MB past a 16 KB buffer";
+  sync();
+  ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(bx));
+  // x is the driver's to judge now, as for a context that never cached it (counted_).
+  gpuopt_stream_t fresh = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &fresh));
+  const gpuopt_status_t driver_says =
+      gpuopt_axpy(counted_, fresh, GPUOPT_DTYPE_F32, 4096, 2.0, x, 1, y, 1);
+  EXPECT_STATUS(driver_says, gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 4096, 2.0, x, 1, y, 1))
+      << "a destroyed buffer's range left the cache";
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(fresh));
+  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(fresh));
+  sync();
+  ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(by));
+}
+
+}  // namespace
