@@ -63,13 +63,13 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUOPT_CUDA_ARCHITE
   -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_BINDINGS=OFF -DGPUOPT_BUILD_EXAMPLES=OFF \
   -DGPUOPT_BUILD_STATIC=OFF -DGPUOPT_BUILD_RUST=OFF -DGPUOPT_BLAS_TESTER_DIR="$testers" >"$out/configure.log" 2>&1 ||
   { tail -n 30 "$out/configure.log"; exit 1; }
-ninja -C "$build" gpuopt_blas gpuopt_libblas gpuopt_blas_gpu_tests gpuopt_blas_oom_test \
-  gpuopt_blas_semantics_test gpuopt_blas_no_cuda_test gpuopt-blas-bench >"$out/build.log" 2>&1 ||
+ninja -C "$build" gpuopt_blas gpuopt_libblas gpuopt_blas_gpu gpuopt_blas_gpu_tests \
+  gpuopt_blas_oom_test gpuopt_blas_semantics_test gpuopt_blas_no_cuda_test gpuopt-blas-bench >"$out/build.log" 2>&1 ||
   { tail -n 40 "$out/build.log"; exit 1; }
 echo "built" | tee -a "$out/summary.txt"
 fi
-preload=$build/src/blas/libgpuopt_blas.so
-libblas_dir=$build/blas
+preload=$build/src/blas/libgpuopt_blas.so  # its GPU half, libgpuopt_blas_gpu.so, beside it
+libblas_dir=$build/src/blas/gpuopt-blas
 bench=$build/bench/blas/gpuopt-blas-bench
 
 # --- 1. tests

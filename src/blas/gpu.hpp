@@ -1,5 +1,6 @@
-// The GPU side of gpuopt_blas, as the level-3 routines see it: the routing decision and the GPU
-// implementations. Nothing here touches CUDA before the first call that is big enough to route.
+// The GPU side of gpuopt_blas: the routing model and the GPU implementations. All of it lives in
+// libgpuopt_blas_gpu.so (with libgpuopt, cuBLAS and the CUDA runtime), which the shim loads only
+// at the first call routed to the GPU (gpu_loader.hpp) and reaches through gpu_half.hpp's table.
 #pragma once
 
 #include <stddef.h>
@@ -24,8 +25,16 @@ struct Route {
   std::string why;
 };
 
-/** Where a call of @p flops flops on these operands runs, and why. @p elem: 4 or 8. */
-Route route(double flops, const Operand* ops, int nops, size_t elem);
+/** Where a call of @p flops flops on these operands runs, and why, once the shim has decided it
+ *  is worth asking (routing.cpp: not small, not GPUOPT_BLAS_FORCE=cpu). @p elem: 4 or 8. */
+Route route_on_gpu(double flops, const Operand* ops, int nops, size_t elem);
+
+/** True when one of the operands is in device memory (asked only when the CUDA driver is loaded
+ *  in the process). */
+bool in_device_memory(const Operand* ops, int nops);
+
+/** True in a child process after fork() from a process that used the GPU: it runs on the CPU. */
+bool forked_child();
 
 /** GPU implementations. Each computes the whole call and returns true, or returns false with
  *  @p why set when the GPU failed before any output was written (the caller redoes it on the CPU).

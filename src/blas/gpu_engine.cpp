@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "cpu_calls.hpp"
+#include "gpu.hpp"
 
 namespace gpuopt_blas {
 namespace gpu {

@@ -78,8 +78,5 @@ class DeviceScope {
   int device_ = -1;
 };
 
-/** True in a child process after fork() from a process that used the GPU: it runs on the CPU. */
-bool forked_child();
-
 }  // namespace gpu
 }  // namespace gpuopt_blas

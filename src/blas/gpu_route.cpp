@@ -1,11 +1,9 @@
 // The routing model: a call goes to the GPU when its host operands' bytes over the link plus its
 // flops at the GPU rate take less time than its flops at the CPU rate (rates measured once, at
-// the first call big enough to ask). Small calls are answered without touching CUDA.
+// the first call asked about). The shim (routing.cpp) answers small calls without the GPU half.
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <stdio.h>
 
-#include <atomic>
 #include <cmath>
 
 #include "call_log.hpp"
@@ -17,9 +15,6 @@ namespace gpuopt_blas {
 namespace gpu {
 namespace {
 
-// Below this many flops (a 370^3 GEMM) the CPU BLAS wins on any machine we know: one GEMM
-// launch and its copies cost tens of microseconds. Such calls never initialize CUDA.
-constexpr double kSmallFlops = 1e8;
 // Per-call cost of the GPU path (thread start, launches, synchronization), seconds.
 constexpr double kGpuOverhead = 2e-4;
 
@@ -29,49 +24,17 @@ std::string fmt(const char* f, double a, double b = 0) {
   return buf;
 }
 
-// True when the CUDA driver is loaded in this process (by the program or by an earlier GPU call):
-// only then can an operand be in device memory. Asking loads nothing.
-bool driver_loaded() {
-  static std::atomic<bool> loaded{false};  // once loaded, the driver stays
-  if (loaded.load(std::memory_order_relaxed)) return true;
-  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!h) return false;
-  dlclose(h);  // drops the reference RTLD_NOLOAD took
-  loaded = true;
-  return true;
-}
+}  // namespace
 
-bool any_in_device_memory(const Operand* ops, int nops) {
-  if (!driver_loaded()) return false;
+bool in_device_memory(const Operand* ops, int nops) {
   for (int i = 0; i < nops; ++i)
     if (classify(ops[i].ptr).mem == Mem::kDevice) return true;
   return false;
 }
 
-}  // namespace
-
-Route route(double flops, const Operand* ops, int nops, size_t elem) {
+Route route_on_gpu(double flops, const Operand* ops, int nops, size_t elem) {
   const Config& c = config();
   Route r;
-  if (forked_child()) {
-    r.why = "in a child after fork(): CPU only";
-    return r;
-  }
-  // A CPU BLAS cannot read device memory: such calls take the GPU path whatever their size or
-  // GPUOPT_BLAS_FORCE (it computes on host copies when no GPU can run them).
-  if ((c.force == Force::kCpu || flops < kSmallFlops) && any_in_device_memory(ops, nops)) {
-    r.gpu = true;
-    r.why = "operands in device memory";
-    return r;
-  }
-  if (c.force == Force::kCpu) {
-    r.why = "GPUOPT_BLAS_FORCE=cpu";
-    return r;
-  }
-  if (c.force != Force::kGpu && flops < kSmallFlops) {
-    if (logging()) r.why = fmt("small (%.3g MFLOP): the CPU is faster", flops * 1e-6);
-    return r;
-  }
   Engine& e = Engine::get();
   std::lock_guard<std::mutex> lock(e.mutex());
   DeviceScope keep_device;
@@ -79,12 +42,11 @@ Route route(double flops, const Operand* ops, int nops, size_t elem) {
   gpuopt_host_tiled::Pipeline* p = e.pipeline(&why);
   if (!p) {
     // Operands in device memory cannot go to the CPU BLAS as they are: the GPU side copies them.
-    for (int i = 0; i < nops; ++i)
-      if (classify(ops[i].ptr).mem == Mem::kDevice) {
-        r.gpu = true;
-        r.why = why + "; operands in device memory, computed on the CPU through host copies";
-        return r;
-      }
+    if (in_device_memory(ops, nops)) {
+      r.gpu = true;
+      r.why = why + "; operands in device memory, computed on the CPU through host copies";
+      return r;
+    }
     r.why = why;
     return r;
   }

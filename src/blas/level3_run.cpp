@@ -4,8 +4,8 @@
 
 #include "call_log.hpp"
 #include "cpu_calls.hpp"
-#include "gpu.hpp"
 #include "level3.hpp"
+#include "routing.hpp"
 
 namespace gpuopt_blas {
 namespace {
@@ -48,14 +48,16 @@ void scale_triangle(char uplo, int n, T beta, T* C, int ldc) {
 }
 
 // Routes, logs, runs on the GPU when routed there and redoes the call on the CPU when the GPU
-// fails. @p gpu_call returns false (with its reason) on failure; @p cpu_call runs on the CPU.
-template <class Gpu, class CpuCall>
+// fails. @p gpu_call runs the call with the GPU routines of type T of the GPU half and returns
+// false (with its reason) on failure; @p cpu_call runs on the CPU.
+template <class T, class Gpu, class CpuCall>
 void dispatch(const char* routine, const Dims& dims, double flops, const gpu::Operand* ops,
-              int nops, size_t elem, Gpu gpu_call, CpuCall cpu_call) {
-  gpu::Route r = gpu::route(flops, ops, nops, elem);
+              int nops, Gpu gpu_call, CpuCall cpu_call) {
+  const gpu::Table* table = nullptr;
+  gpu::Route r = route(flops, ops, nops, sizeof(T), &table);
   if (r.gpu) {
     std::string why;
-    if (gpu_call(&why)) {
+    if (gpu_call(gpu::routines<T>(*table), &why)) {
       if (logging()) log_call(routine, dims.str(), true, why.empty() ? r.why : r.why + "; " + why);
       return;
     }
@@ -81,10 +83,10 @@ void run_gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int ld
   gpu::Operand ops[3] = {{A, na ? m : k, na ? k : m, lda, true, false},
                          {B, nb ? k : n, nb ? n : k, ldb, true, false},
                          {C, m, n, ldc, beta != T(0), true}};
-  dispatch(
-      name, Dims{{ta, tb}, " m=%ld n=%ld k=%ld", m, n, k}, 2.0 * m * n * k, ops, 3, sizeof(T),
-      [&](std::string* why) {
-        return gpu::gemm<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
+  dispatch<T>(
+      name, Dims{{ta, tb}, " m=%ld n=%ld k=%ld", m, n, k}, 2.0 * m * n * k, ops, 3,
+      [&](const gpu::Routines<T>& g, std::string* why) {
+        return g.gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
       },
       [&] { Cpu<T>::gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
@@ -103,10 +105,10 @@ void run_symm(char side, char uplo, int m, int n, T alpha, const T* A, int lda, 
                          {B, m, n, ldb, true, false},
                          {C, m, n, ldc, beta != T(0), true}};
   Dims dims{{side, uplo}, " m=%ld n=%ld", m, n, 0};
-  dispatch(
-      name, dims, 2.0 * m * n * na, ops, 3, sizeof(T),
-      [&](std::string* why) {
-        return gpu::symm<T>(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc, why);
+  dispatch<T>(
+      name, dims, 2.0 * m * n * na, ops, 3,
+      [&](const gpu::Routines<T>& g, std::string* why) {
+        return g.symm(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc, why);
       },
       [&] { Cpu<T>::symm(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
@@ -124,10 +126,10 @@ void run_syrk(char uplo, char trans, int n, int k, T alpha, const T* A, int lda,
   gpu::Operand ops[2] = {{A, nt ? n : k, nt ? k : n, lda, true, false},
                          {C, n, n, ldc, beta != T(0), true}};
   Dims dims{{uplo, trans}, " n=%ld k=%ld", n, k, 0};
-  dispatch(
-      name, dims, 1.0 * n * n * k, ops, 2, sizeof(T),
-      [&](std::string* why) {
-        return gpu::syrk<T>(uplo, trans, n, k, alpha, A, lda, beta, C, ldc, why);
+  dispatch<T>(
+      name, dims, 1.0 * n * n * k, ops, 2,
+      [&](const gpu::Routines<T>& g, std::string* why) {
+        return g.syrk(uplo, trans, n, k, alpha, A, lda, beta, C, ldc, why);
       },
       [&] { Cpu<T>::syrk(uplo, trans, n, k, alpha, A, lda, beta, C, ldc); });
 }
@@ -146,10 +148,10 @@ void run_syr2k(char uplo, char trans, int n, int k, T alpha, const T* A, int lda
                          {B, nt ? n : k, nt ? k : n, ldb, true, false},
                          {C, n, n, ldc, beta != T(0), true}};
   Dims dims{{uplo, trans}, " n=%ld k=%ld", n, k, 0};
-  dispatch(
-      name, dims, 2.0 * n * n * k, ops, 3, sizeof(T),
-      [&](std::string* why) {
-        return gpu::syr2k<T>(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
+  dispatch<T>(
+      name, dims, 2.0 * n * n * k, ops, 3,
+      [&](const gpu::Routines<T>& g, std::string* why) {
+        return g.syr2k(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
       },
       [&] { Cpu<T>::syr2k(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
@@ -167,11 +169,11 @@ void run_triangular(bool solve, char side, char uplo, char ta, char diag, int m,
   int na = side == 'L' ? m : n;
   gpu::Operand ops[2] = {{A, na, na, lda, true, false}, {B, m, n, ldb, true, true}};
   Dims dims{{side, uplo, ta, diag}, " m=%ld n=%ld", m, n, 0};
-  dispatch(
-      name, dims, 1.0 * m * n * na, ops, 2, sizeof(T),
-      [&](std::string* why) {
-        return solve ? gpu::trsm<T>(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, why)
-                     : gpu::trmm<T>(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, why);
+  dispatch<T>(
+      name, dims, 1.0 * m * n * na, ops, 2,
+      [&](const gpu::Routines<T>& g, std::string* why) {
+        return solve ? g.trsm(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, why)
+                     : g.trmm(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, why);
       },
       [&] {
         if (solve)

@@ -56,5 +56,12 @@ if [[ -n ${GPUOPT_BLAS_LOG:-} ]]; then
 fi
 if [[ $ok -ne 1 ]]; then
   grep -B2 -A8 '\*\*\*\*\*' all.txt | head -n 60
+  if [[ $rc -ne 0 || $passed -ne $expected ]]; then
+    # The tester stopped or skipped routines (a rejected input, a limit, a crash): its own words.
+    echo "--- the tester's output (last 25 lines):"
+    tail -n 25 all.txt
+    echo "--- its stderr without gpuopt_blas's log lines (last 25 lines):"
+    grep -Ev '^gpuopt_blas: [a-z0-9]+ [A-Z]+ [a-z]=' stderr.txt | tail -n 25
+  fi
   exit 1
 fi
