@@ -67,6 +67,8 @@ Where classify(const void* p) {
   } else if (a.type == cudaMemoryTypeManaged) {
     w.mem = Mem::kManaged;
     w.device = a.device;
+  } else if (a.type == cudaMemoryTypeHost) {
+    w.pinned = true;
   }
   return w;
 }

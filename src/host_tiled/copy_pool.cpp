@@ -1,0 +1,127 @@
+#include "copy_pool.hpp"
+
+#include <sched.h>
+#include <string.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace gpuopt_host_tiled {
+
+struct CopyPool::Job {
+  const std::function<void(int64_t)>* fn;
+  int64_t pieces;
+  int64_t next = 0;  // the next piece to claim
+  int64_t left;      // pieces not finished
+};
+
+CopyPool::CopyPool(int helpers) {
+  for (int i = 0; i < helpers; ++i) {
+    try {
+      helpers_.emplace_back(&CopyPool::helper_loop, this);
+    } catch (const std::system_error&) {
+      break;  // fewer helpers: slower copies, same results
+    }
+  }
+}
+
+CopyPool::~CopyPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_.notify_all();
+  for (std::thread& t : helpers_) t.join();
+}
+
+int CopyPool::cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+bool CopyPool::claim(Job* j, int64_t* piece) {
+  if (j->next >= j->pieces) return false;
+  *piece = j->next++;
+  if (j->next == j->pieces) queue_.erase(std::find(queue_.begin(), queue_.end(), j));
+  return true;
+}
+
+void CopyPool::helper_loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    Job* j = queue_.front();
+    int64_t piece = 0;
+    claim(j, &piece);  // a queued job always has a piece left
+    lock.unlock();
+    (*j->fn)(piece);
+    lock.lock();
+    // The caller returns once left is 0 (it waits under mu_): j is not touched after this.
+    if (--j->left == 0) done_.notify_all();
+  }
+}
+
+void CopyPool::run(int64_t pieces, const std::function<void(int64_t)>& fn) {
+  if (pieces <= 0) return;
+  if (pieces == 1 || helpers_.empty()) {
+    for (int64_t p = 0; p < pieces; ++p) fn(p);
+    return;
+  }
+  Job j{&fn, pieces, 0, pieces};
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_back(&j);
+  work_.notify_all();
+  int64_t piece = 0;
+  while (claim(&j, &piece)) {
+    lock.unlock();
+    fn(piece);
+    lock.lock();
+    --j.left;
+  }
+  done_.wait(lock, [&j] { return j.left == 0; });
+}
+
+void copy_2d(CopyPool* pool, size_t piece_bytes, void* dst, int64_t ldd, const void* src,
+             int64_t lds, int64_t rows, int64_t cols, size_t elem) {
+  if (rows <= 0 || cols <= 0) return;
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  const size_t col = static_cast<size_t>(rows) * elem;
+  const size_t total = col * static_cast<size_t>(cols);
+  const bool flat = (lds == rows || cols == 1) && (ldd == rows || cols == 1);
+  int64_t pieces = 1;
+  if (pool) {
+    pieces = static_cast<int64_t>(total / std::max<size_t>(piece_bytes, 1));
+    pieces = std::max<int64_t>(1, std::min<int64_t>(pieces, pool->threads()));
+    if (!flat) pieces = std::min(pieces, cols);
+  }
+  if (flat) {
+    // One range of total bytes, cut at 64-byte boundaries.
+    const size_t per = (total / static_cast<size_t>(pieces) + 63) & ~static_cast<size_t>(63);
+    auto part = [&](int64_t p) {
+      const size_t lo = std::min(total, per * static_cast<size_t>(p));
+      const size_t hi = std::min(total, lo + per);
+      if (hi > lo) memcpy(d + lo, s + lo, hi - lo);
+    };
+    if (pieces == 1)
+      part(0);
+    else
+      pool->run(pieces, part);
+    return;
+  }
+  const int64_t per = (cols + pieces - 1) / pieces;
+  const int64_t sstep = lds * static_cast<int64_t>(elem), dstep = ldd * static_cast<int64_t>(elem);
+  auto part = [&](int64_t p) {
+    const int64_t hi = std::min(cols, (p + 1) * per);
+    for (int64_t j = p * per; j < hi; ++j) memcpy(d + j * dstep, s + j * sstep, col);
+  };
+  if (pieces == 1)
+    part(0);
+  else
+    pool->run(pieces, part);
+}
+
+}  // namespace gpuopt_host_tiled
