@@ -79,7 +79,7 @@ TEST(CopyPool, Copy2dEveryShapeAndThreadCount) {
   for (int threads : {1, 3, 8}) {
     gpuopt_host_tiled::CopyPool pool(threads - 1);
     EXPECT_EQ(pool.threads(), threads);
-    for (int64_t rows : {1, 7, 64, 300})
+    for (int64_t rows : {1, 7, 64, 300, 301})
       for (int64_t cols : {1, 5, 129})
         for (int64_t pad : {0, 3})
           for (size_t piece : {size_t(1), size_t(100), size_t(1) << 20}) {
@@ -96,6 +96,29 @@ TEST(CopyPool, Copy2dEveryShapeAndThreadCount) {
                     << threads << " threads, " << rows << "x" << cols << " pad " << pad;
           }
   }
+}
+
+// 4-byte elements at every alignment of source and destination (the streaming stores' head and
+// tail), flat and strided.
+TEST(CopyPool, Copy2dUnalignedFloats) {
+  gpuopt_host_tiled::CopyPool pool(2);
+  for (int64_t so = 0; so < 4; ++so)
+    for (int64_t doff = 0; doff < 4; ++doff)
+      for (int64_t rows : {67, 333})
+        for (int64_t pad : {0, 1}) {
+          const int64_t cols = 9, lds = rows + pad, ldd = rows + pad;
+          std::vector<float> src(static_cast<size_t>(lds * cols + 8)),
+              dst(static_cast<size_t>(ldd * cols + 8), -1.0f);
+          for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
+          gpuopt_host_tiled::copy_2d(&pool, 64, dst.data() + doff, ldd, src.data() + so, lds, rows,
+                                     cols, 4);
+          for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i)
+              ASSERT_EQ(dst[static_cast<size_t>(doff + i + j * ldd)],
+                        src[static_cast<size_t>(so + i + j * lds)])
+                  << so << " " << doff << " " << rows << " " << pad;
+          for (int64_t i = 0; i < doff; ++i) ASSERT_EQ(dst[static_cast<size_t>(i)], -1.0f);
+        }
 }
 
 TEST(CopyPool, ConcurrentCallersEachGetAllTheirPieces) {
