@@ -128,6 +128,42 @@ void CopyPool::run(int64_t pieces, const std::function<void(int64_t)>& fn) {
   done_.wait(lock, [&j] { return j.left == 0; });
 }
 
+namespace {
+
+// How many pieces of at least piece_bytes a job of total bytes is cut into on pool (at most one
+// per thread, at most @p most).
+int64_t pieces_of(CopyPool* pool, size_t piece_bytes, size_t total, int64_t most) {
+  if (!pool) return 1;
+  int64_t pieces = static_cast<int64_t>(total / std::max<size_t>(piece_bytes, 1));
+  return std::max<int64_t>(1, std::min<int64_t>({pieces, pool->threads(), most}));
+}
+
+// Runs fn(j0, j1) over column ranges covering [0, cols) in @p pieces pieces.
+void for_columns(CopyPool* pool, int64_t pieces, int64_t cols,
+                 const std::function<void(int64_t, int64_t)>& fn) {
+  const int64_t per = (cols + pieces - 1) / pieces;
+  auto part = [&](int64_t p) {
+    const int64_t lo = std::min(cols, p * per), hi = std::min(cols, lo + per);
+    if (hi > lo) fn(lo, hi);
+  };
+  if (pieces == 1)
+    part(0);
+  else
+    pool->run(pieces, part);
+}
+
+template <class T>
+void add_scaled_columns(T* c, int64_t ldc, const T* d, int64_t ldd, int64_t rows, int64_t j0,
+                        int64_t j1, T beta) {
+  for (int64_t j = j0; j < j1; ++j) {
+    T* cj = c + j * ldc;
+    const T* dj = d + j * ldd;
+    for (int64_t i = 0; i < rows; ++i) cj[i] = dj[i] + beta * cj[i];
+  }
+}
+
+}  // namespace
+
 void copy_2d(CopyPool* pool, size_t piece_bytes, void* dst, int64_t ldd, const void* src,
              int64_t lds, int64_t rows, int64_t cols, size_t elem) {
   if (rows <= 0 || cols <= 0) return;
@@ -136,14 +172,9 @@ void copy_2d(CopyPool* pool, size_t piece_bytes, void* dst, int64_t ldd, const v
   const size_t col = static_cast<size_t>(rows) * elem;
   const size_t total = col * static_cast<size_t>(cols);
   const bool flat = (lds == rows || cols == 1) && (ldd == rows || cols == 1);
-  int64_t pieces = 1;
-  if (pool) {
-    pieces = static_cast<int64_t>(total / std::max<size_t>(piece_bytes, 1));
-    pieces = std::max<int64_t>(1, std::min<int64_t>(pieces, pool->threads()));
-    if (!flat) pieces = std::min(pieces, cols);
-  }
   if (flat) {
     // One range of total bytes, cut at 64-byte boundaries.
+    const int64_t pieces = pieces_of(pool, piece_bytes, total, INT64_MAX);
     const size_t per = (total / static_cast<size_t>(pieces) + 63) & ~static_cast<size_t>(63);
     auto part = [&](int64_t p) {
       const size_t lo = std::min(total, per * static_cast<size_t>(p));
@@ -157,17 +188,25 @@ void copy_2d(CopyPool* pool, size_t piece_bytes, void* dst, int64_t ldd, const v
       pool->run(pieces, part);
     return;
   }
-  const int64_t per = (cols + pieces - 1) / pieces;
   const int64_t sstep = lds * static_cast<int64_t>(elem), dstep = ldd * static_cast<int64_t>(elem);
-  auto part = [&](int64_t p) {
-    const int64_t hi = std::min(cols, (p + 1) * per);
-    for (int64_t j = p * per; j < hi; ++j) stream_copy(d + j * dstep, s + j * sstep, col);
+  for_columns(pool, pieces_of(pool, piece_bytes, total, cols), cols, [&](int64_t j0, int64_t j1) {
+    for (int64_t j = j0; j < j1; ++j) stream_copy(d + j * dstep, s + j * sstep, col);
     store_fence();
-  };
-  if (pieces == 1)
-    part(0);
-  else
-    pool->run(pieces, part);
+  });
+}
+
+void add_scaled_2d(CopyPool* pool, size_t piece_bytes, void* c, int64_t ldc, const void* d,
+                   int64_t ldd, int64_t rows, int64_t cols, size_t elem, double beta) {
+  if (rows <= 0 || cols <= 0) return;
+  const size_t total = static_cast<size_t>(rows) * elem * static_cast<size_t>(cols);
+  for_columns(pool, pieces_of(pool, piece_bytes, total, cols), cols, [&](int64_t j0, int64_t j1) {
+    if (elem == 8)
+      add_scaled_columns(static_cast<double*>(c), ldc, static_cast<const double*>(d), ldd, rows, j0,
+                         j1, beta);
+    else
+      add_scaled_columns(static_cast<float*>(c), ldc, static_cast<const float*>(d), ldd, rows, j0,
+                         j1, static_cast<float>(beta));
+  });
 }
 
 }  // namespace gpuopt_host_tiled

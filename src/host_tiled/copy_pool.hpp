@@ -53,4 +53,9 @@ class CopyPool {
 void copy_2d(CopyPool* pool, size_t piece_bytes, void* dst, int64_t ldd, const void* src,
              int64_t lds, int64_t rows, int64_t cols, size_t elem);
 
+/** C = D + beta C on rows x cols elements (@p elem 8: double, 4: float; leading dimensions
+ *  @p ldc, @p ldd) on @p pool, in pieces of at least @p piece_bytes of C. */
+void add_scaled_2d(CopyPool* pool, size_t piece_bytes, void* c, int64_t ldc, const void* d,
+                   int64_t ldd, int64_t rows, int64_t cols, size_t elem, double beta);
+
 }  // namespace gpuopt_host_tiled

@@ -126,7 +126,11 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
   // chunk k. staged[slot] orders a product after its copy (and the CPU's repacking of the pinned
   // slot after the copy that read it); consumed[slot] orders a copy into a device slot after the
   // product that read it.
-  if (c.beta != 0) {
+  // Pageable C is not staged in: the products start from beta = 0 and C = D + beta C is applied
+  // on the CPU while the tile is unpacked (C read once, on the host, instead of packed, copied in
+  // and copied out again).
+  const bool host_c = c.c_mem == Memory::kHost;
+  if (!host_c && c.beta != 0) {
     if (!stage(sh.copier, w.copy, w.dC, w.hC, at(c.C, c.ldc, i0, j0, elem), c.c_mem, c.ldc, tm, tn,
                elem, error))
       return false;
@@ -156,7 +160,7 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
     d.n = tn;
     d.k = tk;
     d.alpha = c.alpha;
-    d.beta = k0 == 0 ? c.beta : 1.0;
+    d.beta = k0 > 0 ? 1.0 : host_c ? 0.0 : c.beta;
     d.a_type = d.c_type = c.dtype;
     d.compute = GPUOPT_COMPUTE_DEFAULT;
     d.lda = ar;
@@ -167,11 +171,14 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
   }
   size_t width = static_cast<size_t>(tm) * elem;
   void* dst = static_cast<char*>(c.C) + (j0 * c.ldc + i0) * static_cast<int64_t>(elem);
-  if (c.c_mem == Memory::kHost) {
+  if (host_c) {
     HT_CUDA(
         cudaMemcpyAsync(w.hC, w.dC, width * static_cast<size_t>(tn), cudaMemcpyDeviceToHost, w.s));
     HT_CUDA(cudaStreamSynchronize(w.s));  // the whole tile is here before any of it is written
-    copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem);
+    if (c.beta == 0)                      // C is not read
+      copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem);
+    else
+      add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem, c.beta);
   } else {
     HT_CUDA(cudaMemcpy2DAsync(dst, static_cast<size_t>(c.ldc) * elem, w.dC, width, width,
                               static_cast<size_t>(tn), cudaMemcpyDefault, w.s));

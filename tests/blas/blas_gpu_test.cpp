@@ -121,6 +121,30 @@ TEST(CopyPool, Copy2dUnalignedFloats) {
         }
 }
 
+// C = D + beta C (the pipeline's epilogue for pageable C), f64 and f32, padded, on 1-3 threads.
+TEST(CopyPool, AddScaled2d) {
+  for (int threads : {1, 3}) {
+    gpuopt_host_tiled::CopyPool pool(threads - 1);
+    const int64_t rows = 37, cols = 23, ldc = 40, ldd = 37;
+    std::vector<double> c(static_cast<size_t>(ldc * cols)), d(static_cast<size_t>(ldd * cols));
+    for (size_t i = 0; i < c.size(); ++i) c[i] = 0.25 * static_cast<double>(i);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = 1.0 + static_cast<double>(i);
+    std::vector<float> cf(c.begin(), c.end()), df(d.begin(), d.end());
+    const std::vector<double> c0 = c;
+    gpuopt_host_tiled::add_scaled_2d(&pool, 16, c.data(), ldc, d.data(), ldd, rows, cols, 8, -2.0);
+    gpuopt_host_tiled::add_scaled_2d(&pool, 16, cf.data(), ldc, df.data(), ldd, rows, cols, 4,
+                                     -2.0);
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < ldc; ++i) {
+        const size_t at = static_cast<size_t>(i + j * ldc);
+        const double want =
+            i < rows ? d[static_cast<size_t>(i + j * ldd)] - 2.0 * c0[at] : c0[at];  // padding kept
+        ASSERT_EQ(c[at], want) << i << "," << j;
+        ASSERT_EQ(cf[at], static_cast<float>(want)) << i << "," << j;
+      }
+  }
+}
+
 TEST(CopyPool, ConcurrentCallersEachGetAllTheirPieces) {
   gpuopt_host_tiled::CopyPool pool(3);
   std::vector<std::thread> callers;
