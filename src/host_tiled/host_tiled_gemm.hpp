@@ -14,9 +14,10 @@
 // overlapping the GPU's work on the previous chunk), copies them in on its copy stream, and runs
 // gpuopt_gemm on its product stream (events order the two; the copy of chunk k+1 overlaps the
 // product of chunk k), accumulating into the device C tile; then it copies the whole tile out and
-// unpacks it into C (on the pool). Copies
-// in, products and copies out of the workers of a device overlap too. Page-locked host, device and
-// managed operands skip the staging (a 2D copy by the copy engines into the tile buffers).
+// unpacks it into C (on the pool; for pageable C, adding beta C there: C never crosses the link).
+// Copies in, products and copies out of the workers of a device overlap too. Page-locked host,
+// device and managed operands skip the staging (a 2D copy by the copy engines into the tile
+// buffers).
 //
 // Failures: a tile is written to C only whole. When a worker fails (a CUDA or gpuopt error), the
 // others stop taking tiles and every tile not written back is handed to the caller's CPU
