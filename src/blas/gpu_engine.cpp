@@ -68,6 +68,8 @@ Where classify(const void* p) {
   } else if (a.type == cudaMemoryTypeManaged) {
     w.mem = Mem::kManaged;
     w.device = a.device;
+  } else if (a.type == cudaMemoryTypeHost) {
+    w.pinned = true;
   }
   return w;
 }

@@ -18,6 +18,7 @@ enum class Mem { kHost, kDevice, kManaged };
 struct Where {
   Mem mem = Mem::kHost;
   int device = -1;
+  bool pinned = false;  // kHost and page-locked (the GPU's copy engines read it as it is)
 };
 Where classify(const void* p);
 

@@ -35,8 +35,9 @@ bool cpu_part(const gpuopt_host_tiled::Call& c, long i0, long j0, long rows, lon
 }
 
 gpuopt_host_tiled::Memory memory_of(const void* p) {
-  return classify(p).mem == Mem::kHost ? gpuopt_host_tiled::Memory::kHost
-                                       : gpuopt_host_tiled::Memory::kDevice;
+  const Where w = classify(p);
+  if (w.mem != Mem::kHost) return gpuopt_host_tiled::Memory::kDevice;
+  return w.pinned ? gpuopt_host_tiled::Memory::kPinned : gpuopt_host_tiled::Memory::kHost;
 }
 
 }  // namespace
@@ -67,17 +68,17 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
   c.a_mem = memory_of(A);
   c.b_mem = memory_of(B);
   c.c_mem = memory_of(C);
-  const bool any_device = c.a_mem != gpuopt_host_tiled::Memory::kHost ||
-                          c.b_mem != gpuopt_host_tiled::Memory::kHost ||
-                          c.c_mem != gpuopt_host_tiled::Memory::kHost;
+  const bool any_device = c.a_mem == gpuopt_host_tiled::Memory::kDevice ||
+                          c.b_mem == gpuopt_host_tiled::Memory::kDevice ||
+                          c.c_mem == gpuopt_host_tiled::Memory::kDevice;
   if (!p) {
     // No GPU: operands in device memory still get a right answer, through host copies.
     if (any_device && cpu_part<T>(c, 0, 0, m, n)) return true;
     return false;
   }
-  const bool all_device = c.a_mem != gpuopt_host_tiled::Memory::kHost &&
-                          c.b_mem != gpuopt_host_tiled::Memory::kHost &&
-                          c.c_mem != gpuopt_host_tiled::Memory::kHost;
+  const bool all_device = c.a_mem == gpuopt_host_tiled::Memory::kDevice &&
+                          c.b_mem == gpuopt_host_tiled::Memory::kDevice &&
+                          c.c_mem == gpuopt_host_tiled::Memory::kDevice;
   if (all_device) {
     Where wc = classify(C);
     int di = e.device_index(wc.mem == Mem::kDevice ? wc.device : p->devices()[0]);

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <thread>
 
+#include "copy_pool.hpp"
+
 namespace gpuopt_host_tiled {
 
 struct Pipeline::Worker {
@@ -57,47 +59,51 @@ std::string gpuopt_text(gpuopt_status_t st, const char* what) {
     }                                   \
   } while (0)
 
-// rows x cols elements of a column-major matrix at src (leading dimension ld) into dst (packed).
-void pack(void* dst, const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem) {
-  const char* s = static_cast<const char*>(src);
-  char* d = static_cast<char*>(dst);
-  size_t col = static_cast<size_t>(rows) * elem;
-  if (ld == rows) {
-    memcpy(d, s, col * static_cast<size_t>(cols));
-    return;
-  }
-  for (int64_t j = 0; j < cols; ++j) memcpy(d + j * col, s + j * ld * elem, col);
-}
-
-void unpack(void* dst, int64_t ld, const void* src, int64_t rows, int64_t cols, size_t elem) {
-  const char* s = static_cast<const char*>(src);
-  char* d = static_cast<char*>(dst);
-  size_t col = static_cast<size_t>(rows) * elem;
-  for (int64_t j = 0; j < cols; ++j) memcpy(d + j * ld * elem, s + j * col, col);
-}
-
 const void* at(const void* base, int64_t ld, int64_t row, int64_t col, size_t elem) {
   return static_cast<const char*>(base) + (col * ld + row) * static_cast<int64_t>(elem);
 }
 
+// The staging copies: the pool, the smallest piece per thread and the smallest block.
+struct Copier {
+  CopyPool* pool;
+  size_t piece;
+  size_t block;
+};
+
+// Column blocks of a staged copy: each is copied in as soon as it is packed, so the link works
+// while the CPU packs the next; blocks of at least cp.block bytes (a copy costs microseconds), 4
+// at most.
+int64_t staging_blocks(const Copier& cp, size_t bytes, int64_t cols) {
+  return std::max<int64_t>(1, std::min<int64_t>({4, cols, static_cast<int64_t>(bytes / cp.block)}));
+}
+
 // Brings rows x cols of a source operand into the device buffer dst (packed, leading dimension
-// rows): through the pinned slot for host memory, by a 2D device copy otherwise.
-bool stage(cudaStream_t stream, void* dst, void* pinned, const void* src, Memory mem, int64_t ld,
-           int64_t rows, int64_t cols, size_t elem, std::string* error) {
-  size_t width = static_cast<size_t>(rows) * elem;
-  if (mem == Memory::kHost) {
-    pack(pinned, src, ld, rows, cols, elem);
-    HT_CUDA(cudaMemcpyAsync(dst, pinned, width * static_cast<size_t>(cols), cudaMemcpyHostToDevice,
-                            stream));
-  } else {
+// rows): through the pinned slot for pageable host memory (packed by the copy pool, block by
+// block), by a 2D copy of the copy engines otherwise (page-locked host, device, managed).
+bool stage(const Copier& cp, cudaStream_t stream, void* dst, void* pinned, const void* src,
+           Memory mem, int64_t ld, int64_t rows, int64_t cols, size_t elem, std::string* error) {
+  const size_t width = static_cast<size_t>(rows) * elem;
+  if (mem != Memory::kHost) {
     HT_CUDA(cudaMemcpy2DAsync(dst, width, src, static_cast<size_t>(ld) * elem, width,
                               static_cast<size_t>(cols), cudaMemcpyDefault, stream));
+    return true;
+  }
+  const int64_t blocks = staging_blocks(cp, width * static_cast<size_t>(cols), cols);
+  const int64_t per = (cols + blocks - 1) / blocks;
+  for (int64_t c0 = 0; c0 < cols; c0 += per) {
+    const int64_t nc = std::min(per, cols - c0);
+    const size_t off = width * static_cast<size_t>(c0);
+    char* p = static_cast<char*>(pinned) + off;
+    copy_2d(cp.pool, cp.piece, p, rows, at(src, ld, 0, c0, elem), ld, rows, nc, elem);
+    HT_CUDA(cudaMemcpyAsync(static_cast<char*>(dst) + off, p, width * static_cast<size_t>(nc),
+                            cudaMemcpyHostToDevice, stream));
   }
   return true;
 }
 
 struct Shared {
   const Call* call;
+  Copier copier;
   int64_t tiles_m, tiles_n, tile;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -120,9 +126,13 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
   // chunk k. staged[slot] orders a product after its copy (and the CPU's repacking of the pinned
   // slot after the copy that read it); consumed[slot] orders a copy into a device slot after the
   // product that read it.
-  if (c.beta != 0) {
-    if (!stage(w.copy, w.dC, w.hC, at(c.C, c.ldc, i0, j0, elem), c.c_mem, c.ldc, tm, tn, elem,
-               error))
+  // Pageable C is not staged in: the products start from beta = 0 and C = D + beta C is applied
+  // on the CPU while the tile is unpacked (C read once, on the host, instead of packed, copied in
+  // and copied out again).
+  const bool host_c = c.c_mem == Memory::kHost;
+  if (!host_c && c.beta != 0) {
+    if (!stage(sh.copier, w.copy, w.dC, w.hC, at(c.C, c.ldc, i0, j0, elem), c.c_mem, c.ldc, tm, tn,
+               elem, error))
       return false;
   }
   int slot = 0;
@@ -133,11 +143,11 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
     // op(A)[i0:i0+tm, k0:k0+tk] as stored: A[i0.., k0..] (N) or A[k0.., i0..] (T).
     const int64_t ar = na ? tm : tk, ac = na ? tk : tm;
     const void* a = na ? at(c.A, c.lda, i0, k0, elem) : at(c.A, c.lda, k0, i0, elem);
-    if (!stage(w.copy, w.dA[slot], w.hA[slot], a, c.a_mem, c.lda, ar, ac, elem, error))
+    if (!stage(sh.copier, w.copy, w.dA[slot], w.hA[slot], a, c.a_mem, c.lda, ar, ac, elem, error))
       return false;
     const int64_t br = nb ? tk : tn, bc = nb ? tn : tk;
     const void* b = nb ? at(c.B, c.ldb, k0, j0, elem) : at(c.B, c.ldb, j0, k0, elem);
-    if (!stage(w.copy, w.dB[slot], w.hB[slot], b, c.b_mem, c.ldb, br, bc, elem, error))
+    if (!stage(sh.copier, w.copy, w.dB[slot], w.hB[slot], b, c.b_mem, c.ldb, br, bc, elem, error))
       return false;
     HT_CUDA(cudaEventRecord(w.staged[slot], w.copy));
     HT_CUDA(cudaStreamWaitEvent(w.s, w.staged[slot], 0));
@@ -150,7 +160,7 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
     d.n = tn;
     d.k = tk;
     d.alpha = c.alpha;
-    d.beta = k0 == 0 ? c.beta : 1.0;
+    d.beta = k0 > 0 ? 1.0 : host_c ? 0.0 : c.beta;
     d.a_type = d.c_type = c.dtype;
     d.compute = GPUOPT_COMPUTE_DEFAULT;
     d.lda = ar;
@@ -161,11 +171,14 @@ bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::s
   }
   size_t width = static_cast<size_t>(tm) * elem;
   void* dst = static_cast<char*>(c.C) + (j0 * c.ldc + i0) * static_cast<int64_t>(elem);
-  if (c.c_mem == Memory::kHost) {
+  if (host_c) {
     HT_CUDA(
         cudaMemcpyAsync(w.hC, w.dC, width * static_cast<size_t>(tn), cudaMemcpyDeviceToHost, w.s));
-    HT_CUDA(cudaStreamSynchronize(w.s));
-    unpack(dst, c.ldc, w.hC, tm, tn, elem);
+    HT_CUDA(cudaStreamSynchronize(w.s));  // the whole tile is here before any of it is written
+    if (c.beta == 0)                      // C is not read
+      copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem);
+    else
+      add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem, c.beta);
   } else {
     HT_CUDA(cudaMemcpy2DAsync(dst, static_cast<size_t>(c.ldc) * elem, w.dC, width, width,
                               static_cast<size_t>(tn), cudaMemcpyDefault, w.s));
@@ -242,13 +255,16 @@ bool allocate(Pipeline::Worker& w, const Options& o, std::string* error) {
 std::unique_ptr<Pipeline> Pipeline::create(const std::vector<int>& devices, const Options& options,
                                            std::string* error) {
   if (devices.empty() || options.tile_mn < 64 || options.tile_k < 16 ||
-      options.streams_per_device < 1) {
+      options.streams_per_device < 1 || options.copy_threads < 0 || options.copy_piece_bytes < 1 ||
+      options.staging_block_bytes < 1) {
     *error = "no devices, or options out of range";
     return nullptr;
   }
   std::unique_ptr<Pipeline> p(new Pipeline());
   p->devices_ = devices;
   p->options_ = options;
+  const int copy_threads = options.copy_threads > 0 ? options.copy_threads : CopyPool::cpus();
+  p->pool_.reset(new CopyPool(copy_threads - 1));
   for (int d : devices) {
     gpuopt_context_t ctx = nullptr;
     gpuopt_status_t st = gpuopt_context_create(d, &ctx);
@@ -309,6 +325,7 @@ bool Pipeline::copy_matrix(void* dst, int64_t ldd, const void* src, int64_t lds,
   HT_CUDA(cudaSetDevice(w.device));
   const size_t ring = static_cast<size_t>(options_.tile_mn * options_.tile_mn) * kMaxElem;
   const size_t colb = static_cast<size_t>(rows) * elem;
+  const size_t piece = static_cast<size_t>(options_.copy_piece_bytes);
   if (colb == 0 || cols == 0) return true;
   int64_t step = static_cast<int64_t>(ring / colb);
   if (step < 1) {  // a column larger than the ring: pageable copy
@@ -323,7 +340,7 @@ bool Pipeline::copy_matrix(void* dst, int64_t ldd, const void* src, int64_t lds,
     const char* s = static_cast<const char*>(src) + j * lds * static_cast<int64_t>(elem);
     char* d = static_cast<char*>(dst) + j * ldd * static_cast<int64_t>(elem);
     if (to_device) {
-      pack(w.hC, s, lds, rows, nc, elem);
+      copy_2d(pool_.get(), piece, w.hC, rows, s, lds, rows, nc, elem);
       HT_CUDA(cudaMemcpy2DAsync(d, static_cast<size_t>(ldd) * elem, w.hC, colb, colb,
                                 static_cast<size_t>(nc), cudaMemcpyHostToDevice, w.s));
       HT_CUDA(cudaStreamSynchronize(w.s));
@@ -331,7 +348,7 @@ bool Pipeline::copy_matrix(void* dst, int64_t ldd, const void* src, int64_t lds,
       HT_CUDA(cudaMemcpy2DAsync(w.hC, colb, s, static_cast<size_t>(lds) * elem, colb,
                                 static_cast<size_t>(nc), cudaMemcpyDeviceToHost, w.s));
       HT_CUDA(cudaStreamSynchronize(w.s));
-      unpack(d, ldd, w.hC, rows, nc, elem);
+      copy_2d(pool_.get(), piece, d, ldd, w.hC, rows, rows, nc, elem);
     }
   }
   return true;
@@ -345,6 +362,8 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   Result r;
   Shared sh;
   sh.call = &call;
+  sh.copier = Copier{pool_.get(), static_cast<size_t>(options_.copy_piece_bytes),
+                     static_cast<size_t>(options_.staging_block_bytes)};
   sh.tile = options_.tile_mn;
   sh.tiles_m = (call.m + sh.tile - 1) / sh.tile;
   sh.tiles_n = (call.n + sh.tile - 1) / sh.tile;

@@ -9,12 +9,15 @@
 // workers, streams_per_device workers on each device, each with its own host thread, a copy
 // stream and a product stream, device buffers and pinned staging ring (two A/B slots and a C tile,
 // allocated once at creation and reused by every call). For each tile the worker walks k in chunks
-// of tile_k: it packs the op(A) and op(B) chunks into a free pinned slot (a CPU copy, overlapping
-// the GPU's work on the previous chunk), copies them in on its copy stream, and runs gpuopt_gemm on
-// its product stream (events order the two; the copy of chunk k+1 overlaps the product of chunk k),
-// accumulating into the device C tile; then it copies the tile out and unpacks it into C. Copies
-// in, products and copies out of the workers of a device overlap too. Device and managed operands
-// skip the staging (a 2D device copy into the tile buffers).
+// of tile_k: it packs the op(A) and op(B) chunks into a free pinned slot (a CPU copy spread over a
+// pool of threads shared by the workers, in column blocks each copied in as soon as it is packed;
+// overlapping the GPU's work on the previous chunk), copies them in on its copy stream, and runs
+// gpuopt_gemm on its product stream (events order the two; the copy of chunk k+1 overlaps the
+// product of chunk k), accumulating into the device C tile; then it copies the whole tile out and
+// unpacks it into C (on the pool; for pageable C, adding beta C there: C never crosses the link).
+// Copies in, products and copies out of the workers of a device overlap too. Page-locked host,
+// device and managed operands skip the staging (a 2D copy by the copy engines into the tile
+// buffers).
 //
 // Failures: a tile is written to C only whole. When a worker fails (a CUDA or gpuopt error), the
 // others stop taking tiles and every tile not written back is handed to the caller's CPU
@@ -33,14 +36,26 @@
 
 namespace gpuopt_host_tiled {
 
+class CopyPool;
+
 struct Options {
-  int64_t tile_mn = 4096;      // rows and columns of a C tile
-  int64_t tile_k = 1024;       // depth of a k chunk
-  int streams_per_device = 4;  // workers (streams + host thread + buffers) per device
+  // Large tiles: the host side packs A once per tile column and B once per tile row, and that
+  // packing (a CPU copy) bounds the pipeline; 8192 packs an 8192^2 GEMM's operands once (1.6 GB
+  // with C) where 4096 tiles packed 2.7 GB (docs/notes/blas.md). Two workers per device, chunks
+  // of 512: 2 x (512 MiB C tile + 4 x 32 MiB chunk slots) = 1.25 GiB of device and of pinned host
+  // memory per device.
+  int64_t tile_mn = 8192;      // rows and columns of a C tile
+  int64_t tile_k = 512;        // depth of a k chunk
+  int streams_per_device = 2;  // workers (streams + host thread + buffers) per device
+  int copy_threads = 0;        // threads of the pageable <-> pinned staging; 0: one per CPU
+  int64_t copy_piece_bytes = int64_t(1) << 20;     // smallest share of one staging thread
+  int64_t staging_block_bytes = int64_t(8) << 20;  // smallest block copied in while the next packs
 };
 
-/** Where an operand lives. */
-enum class Memory { kHost, kDevice };
+/** Where an operand lives: pageable host memory (staged through the pinned ring), page-locked
+ *  host memory (cudaHostAlloc, cudaMallocHost, cudaHostRegister: copied by the GPU's copy engines
+ *  straight from where it is), or device / managed memory (copied on the device). */
+enum class Memory { kHost, kPinned, kDevice };
 
 /** One GEMM, column-major; f32 or f64 (a_type = c_type). */
 struct Call {
@@ -117,6 +132,7 @@ class Pipeline {
   Options options_;
   std::vector<gpuopt_context_t> contexts_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<CopyPool> pool_;  // the staging copies of every worker
   int64_t inject_tile_ = -1;
 };
 

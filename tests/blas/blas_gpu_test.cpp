@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "blas_prototypes.h"
+#include "copy_pool.hpp"
 #include "host_tiled_gemm.hpp"
 
 namespace {
@@ -69,6 +72,98 @@ double rel_diff(int m, int n, const T* x, int ldx, const T* y, int ldy) {
   return scale > 0 ? worst / scale : worst;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The staging copies' thread pool (host only: runs without a GPU too).
+
+TEST(CopyPool, Copy2dEveryShapeAndThreadCount) {
+  for (int threads : {1, 3, 8}) {
+    gpuopt_host_tiled::CopyPool pool(threads - 1);
+    EXPECT_EQ(pool.threads(), threads);
+    for (int64_t rows : {1, 7, 64, 300, 301})
+      for (int64_t cols : {1, 5, 129})
+        for (int64_t pad : {0, 3})
+          for (size_t piece : {size_t(1), size_t(100), size_t(1) << 20}) {
+            const int64_t lds = rows + pad, ldd = rows + 2 * pad;
+            std::vector<double> src(static_cast<size_t>(lds * cols)),
+                dst(static_cast<size_t>(ldd * cols), -1);
+            for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<double>(i);
+            gpuopt_host_tiled::copy_2d(&pool, piece, dst.data(), ldd, src.data(), lds, rows, cols,
+                                       8);
+            for (int64_t j = 0; j < cols; ++j)
+              for (int64_t i = 0; i < ldd; ++i)
+                ASSERT_EQ(dst[static_cast<size_t>(i + j * ldd)],
+                          i < rows ? src[static_cast<size_t>(i + j * lds)] : -1.0)
+                    << threads << " threads, " << rows << "x" << cols << " pad " << pad;
+          }
+  }
+}
+
+// 4-byte elements at every alignment of source and destination (the streaming stores' head and
+// tail), flat and strided.
+TEST(CopyPool, Copy2dUnalignedFloats) {
+  gpuopt_host_tiled::CopyPool pool(2);
+  for (int64_t so = 0; so < 4; ++so)
+    for (int64_t doff = 0; doff < 4; ++doff)
+      for (int64_t rows : {67, 333})
+        for (int64_t pad : {0, 1}) {
+          const int64_t cols = 9, lds = rows + pad, ldd = rows + pad;
+          std::vector<float> src(static_cast<size_t>(lds * cols + 8)),
+              dst(static_cast<size_t>(ldd * cols + 8), -1.0f);
+          for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
+          gpuopt_host_tiled::copy_2d(&pool, 64, dst.data() + doff, ldd, src.data() + so, lds, rows,
+                                     cols, 4);
+          for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i)
+              ASSERT_EQ(dst[static_cast<size_t>(doff + i + j * ldd)],
+                        src[static_cast<size_t>(so + i + j * lds)])
+                  << so << " " << doff << " " << rows << " " << pad;
+          for (int64_t i = 0; i < doff; ++i) ASSERT_EQ(dst[static_cast<size_t>(i)], -1.0f);
+        }
+}
+
+// C = D + beta C (the pipeline's epilogue for pageable C), f64 and f32, padded, on 1-3 threads.
+TEST(CopyPool, AddScaled2d) {
+  for (int threads : {1, 3}) {
+    gpuopt_host_tiled::CopyPool pool(threads - 1);
+    const int64_t rows = 37, cols = 23, ldc = 40, ldd = 37;
+    std::vector<double> c(static_cast<size_t>(ldc * cols)), d(static_cast<size_t>(ldd * cols));
+    for (size_t i = 0; i < c.size(); ++i) c[i] = 0.25 * static_cast<double>(i);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = 1.0 + static_cast<double>(i);
+    std::vector<float> cf(c.begin(), c.end()), df(d.begin(), d.end());
+    const std::vector<double> c0 = c;
+    gpuopt_host_tiled::add_scaled_2d(&pool, 16, c.data(), ldc, d.data(), ldd, rows, cols, 8, -2.0);
+    gpuopt_host_tiled::add_scaled_2d(&pool, 16, cf.data(), ldc, df.data(), ldd, rows, cols, 4,
+                                     -2.0);
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < ldc; ++i) {
+        const size_t at = static_cast<size_t>(i + j * ldc);
+        const double want =
+            i < rows ? d[static_cast<size_t>(i + j * ldd)] - 2.0 * c0[at] : c0[at];  // padding kept
+        ASSERT_EQ(c[at], want) << i << "," << j;
+        ASSERT_EQ(cf[at], static_cast<float>(want)) << i << "," << j;
+      }
+  }
+}
+
+TEST(CopyPool, ConcurrentCallersEachGetAllTheirPieces) {
+  gpuopt_host_tiled::CopyPool pool(3);
+  std::vector<std::thread> callers;
+  std::vector<int> ok(6, 0);
+  for (int t = 0; t < 6; ++t)
+    callers.emplace_back([&, t] {
+      for (int rep = 0; rep < 200; ++rep) {
+        std::vector<std::atomic<int>> hits(37);
+        for (auto& h : hits) h = 0;
+        pool.run(37, [&](int64_t p) { hits[static_cast<size_t>(p)]++; });
+        for (auto& h : hits)
+          if (h != 1) return;
+      }
+      ok[static_cast<size_t>(t)] = 1;
+    });
+  for (auto& c : callers) c.join();
+  for (int v : ok) EXPECT_EQ(v, 1);
+}
+
 // The CPU BLAS the shim forwards to, loaded here by path for reference results.
 void* cpu_blas() {
   static void* h = [] {
@@ -99,8 +194,14 @@ struct PipeCase {
   int pad;
 };
 
+// Where run_pipeline_case puts A, B and C: pageable host vectors, page-locked host copies
+// (cudaMallocHost: copied by the copy engines, no staging), device copies, or a mix (A and C
+// page-locked, B pageable).
+enum class Place { kPageable, kPinned, kDevice, kMixed };
+
 template <class T>
-void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc, bool device_ops) {
+void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc,
+                       Place place = Place::kPageable) {
   const int ar = pc.ta == 'N' ? pc.m : pc.k, ac = pc.ta == 'N' ? pc.k : pc.m;
   const int br = pc.tb == 'N' ? pc.k : pc.n, bc = pc.tb == 'N' ? pc.n : pc.k;
   const int lda = ar + pc.pad, ldb = br + pc.pad, ldc = pc.m + pc.pad;
@@ -128,33 +229,40 @@ void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc, bool 
   c.lda = lda;
   c.ldb = ldb;
   c.ldc = ldc;
-  void *dA = nullptr, *dB = nullptr, *dC = nullptr;
-  if (device_ops) {
-    ASSERT_EQ(cudaMalloc(&dA, A.size() * sizeof(T)), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&dB, B.size() * sizeof(T)), cudaSuccess);
-    ASSERT_EQ(cudaMalloc(&dC, C.size() * sizeof(T)), cudaSuccess);
-    cudaMemcpy(dA, A.data(), A.size() * sizeof(T), cudaMemcpyHostToDevice);
-    cudaMemcpy(dB, B.data(), B.size() * sizeof(T), cudaMemcpyHostToDevice);
-    cudaMemcpy(dC, C.data(), C.size() * sizeof(T), cudaMemcpyHostToDevice);
-    c.A = dA;
-    c.B = dB;
-    c.C = dC;
-    c.a_mem = c.b_mem = c.c_mem = gpuopt_host_tiled::Memory::kDevice;
-  } else {
-    c.A = A.data();
-    c.B = B.data();
-    c.C = C.data();
+  c.A = A.data();
+  c.B = B.data();
+  c.C = C.data();
+  // A copy of v in device (or page-locked host) memory, freed at the end.
+  std::vector<void*> made;
+  auto copy_of = [&](std::vector<T>& v, bool device, gpuopt_host_tiled::Memory* mem) -> void* {
+    void* q = nullptr;
+    cudaError_t e =
+        device ? cudaMalloc(&q, v.size() * sizeof(T)) : cudaMallocHost(&q, v.size() * sizeof(T));
+    EXPECT_EQ(e, cudaSuccess);
+    if (e != cudaSuccess) return v.data();
+    made.push_back(q);
+    cudaMemcpy(q, v.data(), v.size() * sizeof(T), cudaMemcpyDefault);
+    *mem = device ? gpuopt_host_tiled::Memory::kDevice : gpuopt_host_tiled::Memory::kPinned;
+    return q;
+  };
+  if (place != Place::kPageable) {
+    const bool dev = place == Place::kDevice;
+    c.A = copy_of(A, dev, &c.a_mem);
+    if (place != Place::kMixed) c.B = copy_of(B, dev, &c.b_mem);
+    c.C = copy_of(C, dev, &c.c_mem);
   }
   gpuopt_host_tiled::Result r =
       p.gemm(c, [](const gpuopt_host_tiled::Call&, int64_t, int64_t, int64_t, int64_t) {
         FAIL() << "no CPU tile expected";
       });
   EXPECT_TRUE(r.ok) << r.error;
-  if (device_ops) {
-    cudaMemcpy(C.data(), dC, C.size() * sizeof(T), cudaMemcpyDeviceToHost);
-    cudaFree(dA);
-    cudaFree(dB);
-    cudaFree(dC);
+  if (c.C != C.data()) cudaMemcpy(C.data(), c.C, C.size() * sizeof(T), cudaMemcpyDefault);
+  for (void* q : made) {
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, q) == cudaSuccess && at.type == cudaMemoryTypeDevice)
+      cudaFree(q);
+    else
+      cudaFreeHost(q);
   }
   const double tol = sizeof(T) == 8 ? 1e-12 : 2e-5;
   EXPECT_LE(rel_diff(pc.m, pc.n, C.data(), ldc, R.data(), ldc), tol)
@@ -173,11 +281,16 @@ std::vector<int> all_devices() {
   return d;
 }
 
+// Small tiles; the staging copies cut into many pieces over several threads and copied in as
+// several blocks (the sizes that make them happen at 4096 tiles, scaled down).
 std::unique_ptr<gpuopt_host_tiled::Pipeline> small_pipeline() {
   gpuopt_host_tiled::Options o;
   o.tile_mn = 96;
   o.tile_k = 40;
   o.streams_per_device = 3;
+  o.copy_threads = 4;
+  o.copy_piece_bytes = 200;
+  o.staging_block_bytes = 1000;
   std::string err;
   auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
   EXPECT_TRUE(p) << err;
@@ -191,18 +304,44 @@ TEST(HostTiled, EveryTransposeBetaAndPadding) {
   for (char ta : {'N', 'T'})
     for (char tb : {'N', 'T'})
       for (double beta : {0.0, 0.5}) {
-        run_pipeline_case<double>(*p, {ta, tb, 301, 257, 203, beta, 3}, false);
-        run_pipeline_case<float>(*p, {ta, tb, 150, 97, 81, beta, 0}, false);
+        run_pipeline_case<double>(*p, {ta, tb, 301, 257, 203, beta, 3});
+        run_pipeline_case<float>(*p, {ta, tb, 150, 97, 81, beta, 0});
       }
-  run_pipeline_case<double>(*p, {'N', 'N', 1, 1, 1, 0.0, 0}, false);
-  run_pipeline_case<double>(*p, {'N', 'N', 96, 96, 40, 1.0, 0}, false);  // exactly one tile
+  run_pipeline_case<double>(*p, {'N', 'N', 1, 1, 1, 0.0, 0});
+  run_pipeline_case<double>(*p, {'N', 'N', 96, 96, 40, 1.0, 0});  // exactly one tile
 }
 
 TEST(HostTiled, DeviceOperands) {
   SKIP_WITHOUT_GPU();
   auto p = small_pipeline();
   ASSERT_TRUE(p);
-  run_pipeline_case<double>(*p, {'T', 'N', 200, 190, 130, 0.5, 2}, true);
+  run_pipeline_case<double>(*p, {'T', 'N', 200, 190, 130, 0.5, 2}, Place::kDevice);
+}
+
+TEST(HostTiled, PinnedHostOperandsSkipTheStaging) {
+  SKIP_WITHOUT_GPU();
+  auto p = small_pipeline();
+  ASSERT_TRUE(p);
+  for (double beta : {0.0, 0.5}) {
+    run_pipeline_case<double>(*p, {'N', 'T', 211, 190, 130, beta, 2}, Place::kPinned);
+    run_pipeline_case<float>(*p, {'T', 'N', 150, 97, 81, beta, 1}, Place::kPinned);
+    run_pipeline_case<double>(*p, {'T', 'T', 97, 203, 77, beta, 3}, Place::kMixed);
+  }
+}
+
+// The default copy settings (one staging thread per CPU, 1 MiB pieces, 8 MiB blocks) at tiles
+// of 1024: f64 C tiles of 8 MiB (one block in 8 pieces), chunks of 4 MiB, ragged edges, padding.
+TEST(HostTiled, DefaultStagingOnLargerTiles) {
+  SKIP_WITHOUT_GPU();
+  gpuopt_host_tiled::Options o;
+  o.tile_mn = 1024;
+  o.tile_k = 512;
+  o.streams_per_device = 2;
+  std::string err;
+  auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
+  ASSERT_TRUE(p) << err;
+  run_pipeline_case<double>(*p, {'N', 'N', 1100, 1030, 600, 0.5, 5});
+  run_pipeline_case<float>(*p, {'T', 'T', 1025, 700, 300, 0.0, 0});
 }
 
 TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
@@ -258,6 +397,32 @@ TEST(Blas, DgemmHostArrays) {
       for (int i = m; i < ldc; ++i)
         ASSERT_EQ(C[i + static_cast<size_t>(j) * ldc], R[i + static_cast<size_t>(j) * ldc]);
   }
+}
+
+// Page-locked host arrays (cudaMallocHost) go to the copy engines as they are, without staging.
+TEST(Blas, DgemmPinnedHostArrays) {
+  SKIP_WITHOUT_GPU();
+  const int m = 530, n = 610, k = 700, lda = 540, ldb = 700, ldc = 533;
+  auto a = fill(static_cast<size_t>(lda) * k, 1), b = fill(static_cast<size_t>(ldb) * n, 2),
+       c = fill(static_cast<size_t>(ldc) * n, 3);
+  double *A = nullptr, *B = nullptr, *C = nullptr;
+  ASSERT_EQ(cudaMallocHost(&A, a.size() * sizeof(double)), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&B, b.size() * sizeof(double)), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&C, c.size() * sizeof(double)), cudaSuccess);
+  std::copy(a.begin(), a.end(), A);
+  std::copy(b.begin(), b.end(), B);
+  std::copy(c.begin(), c.end(), C);
+  std::vector<double> R = c;
+  double alpha = 0.5, beta = 2;
+  reference_gemm<double>('N', 'N', m, n, k, alpha, A, lda, B, ldb, beta, R.data(), ldc);
+  dgemm_("N", "N", &m, &n, &k, &alpha, A, &lda, B, &ldb, &beta, C, &ldc, 1, 1);
+  EXPECT_LE(rel_diff(m, n, C, ldc, R.data(), ldc), 1e-12);
+  for (int j = 0; j < n; ++j)
+    for (int i = m; i < ldc; ++i)
+      ASSERT_EQ(C[i + static_cast<size_t>(j) * ldc], c[i + static_cast<size_t>(j) * ldc]);
+  cudaFreeHost(A);
+  cudaFreeHost(B);
+  cudaFreeHost(C);
 }
 
 TEST(Blas, SgemmHostArrays) {
