@@ -78,6 +78,9 @@ const char* usage() {
          "  --op OP              all (default) | axpy (ladders and compressible memory)\n"
          "                       | axpy_x1000 (1000 small calls: stream vs graph)\n"
          "                       | gemm (ladders against cuBLAS: f64, f32, tf32, bf16 -> f32)\n"
+         "                       | allreduce, gemm_dist, multi_gpu (both): every GPU of the\n"
+         "                       machine through NCCL (not part of all; docs/multi-gpu.md)\n"
+         "  --gpus N             multi-GPU suites: use devices 0 .. N-1 (default: all)\n"
          "                       | reduce (the reduction ladder, sum/min/max/argmax, rows;\n"
          "                       n = the largest --sizes, 2^28 by default)\n"
          "                       | stencil (2D r=8 16384^2 and 3D r=4 512^3 f32 ladders,\n"
@@ -144,11 +147,14 @@ Options parse_args(int argc, char** argv) {
       o.op = need();
       if (o.op != "all" && o.op != "axpy" && o.op != "axpy_x1000" && o.op != "gemm" &&
           o.op != "reduce" && o.op != "stencil" && o.op != "gdn" && o.op != "transpose" &&
-          o.op != "segmented_sort") {
+          o.op != "segmented_sort" && o.op != "allreduce" && o.op != "gemm_dist" &&
+          o.op != "multi_gpu") {
         throw UsageError("--op: '" + o.op +
                          "' is not one of all, axpy, axpy_x1000, gemm, reduce, stencil, gdn, "
-                         "transpose, segmented_sort");
+                         "transpose, segmented_sort, allreduce, gemm_dist, multi_gpu");
       }
+    } else if (a == "--gpus") {
+      o.gpus = static_cast<int>(to_int(need(), a, 2, 1024));
     } else if (a == "--dtype") {
       std::string v = need();
       const Options defaults;
