@@ -936,10 +936,13 @@ GPUOPT_API gpuopt_status_t gpuopt_group_end(void);
  * gpuopt_gemm_dist()) once outside the capture before capturing it, or set
  * NCCL_RUNTIME_CONNECT=0 to connect at creation (this holds for all collectives).
  *
- * @param dtype f32, f64, f16, bf16, i32, i64, u32 or u64.
- * @param op    ::GPUOPT_REDUCE_SUM, ::GPUOPT_REDUCE_MIN or ::GPUOPT_REDUCE_MAX.
+ * @param comm   this rank's communicator.
+ * @param stream a stream of the communicator's context; the call is enqueued there.
+ * @param dtype  f32, f64, f16, bf16, i32, i64, u32 or u64.
+ * @param op     ::GPUOPT_REDUCE_SUM, ::GPUOPT_REDUCE_MIN or ::GPUOPT_REDUCE_MAX.
  * @param send, recv device pointers of @p count elements; send == recv is in place, any other
  *        overlap is an error.
+ * @param count  elements, >= 0 (0 enqueues nothing).
  */
 GPUOPT_API gpuopt_status_t gpuopt_allreduce(gpuopt_comm_t comm, gpuopt_stream_t stream,
                                             gpuopt_dtype_t dtype, gpuopt_reduce_op_t op,
@@ -1094,6 +1097,9 @@ GPUOPT_API gpuopt_status_t gpuopt_gemm_dist_workspace_size(gpuopt_grid_t grid,
  * events, so it can be captured in a graph. Collective over the grid; in one process with
  * several ranks drive each rank from its own thread (not inside a group).
  *
+ * @param grid   this rank's process grid.
+ * @param stream a stream of the grid communicator's context; the call is enqueued there.
+ * @param desc   the problem, the blocks and this rank's leading dimensions.
  * @param A, B, C local matrices (device memory), leading dimensions desc->lda, ldb, ldc.
  * @param workspace, workspace_bytes device memory of at least
  *        gpuopt_gemm_dist_workspace_size() bytes, 256-byte aligned.
