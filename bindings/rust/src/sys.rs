@@ -578,8 +578,10 @@ extern "C" {
         hex: *mut c_char,
         size: usize,
     ) -> gpuopt_status_t;
-    pub fn gpuopt_comm_id_from_hex(hex: *const c_char, id: *mut gpuopt_comm_id_t)
-        -> gpuopt_status_t;
+    pub fn gpuopt_comm_id_from_hex(
+        hex: *const c_char,
+        id: *mut gpuopt_comm_id_t,
+    ) -> gpuopt_status_t;
     pub fn gpuopt_comm_create(
         ctx: gpuopt_context_t,
         id: *const gpuopt_comm_id_t,
