@@ -17,8 +17,8 @@ namespace {
 class CommValidation : public ::testing::Test {
  protected:
   void SetUp() override {
-    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200()};
-    gpuopt::deviceless_enable(devices, 1);
+    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
+    gpuopt::deviceless_enable(devices, 2);
     ASSERT_EQ(gpuopt_context_create(0, &ctx_), GPUOPT_SUCCESS) << unit::last_message();
     ASSERT_EQ(gpuopt_stream_create(ctx_, &stream_), GPUOPT_SUCCESS) << unit::last_message();
     unit::FakeNccl::rank() = 1;
@@ -162,9 +162,6 @@ TEST_F(CommValidation, BroadcastChecksRootAndReadsSendOnTheRootOnly) {
 }
 
 TEST_F(CommValidation, StreamOfAnotherContextIsRefused) {
-  gpuopt::deviceless_disable();
-  const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
-  gpuopt::deviceless_enable(devices, 2);
   gpuopt_context_t other = nullptr;
   gpuopt_stream_t s = nullptr;
   ASSERT_EQ(gpuopt_context_create(1, &other), GPUOPT_SUCCESS);
