@@ -79,6 +79,7 @@ std::string usage() {
              "\n"
              "  --device N           CUDA device ordinal (default 0)\n") +
          suites_help() +
+         "  --gpus N             multi-GPU suites: use devices 0 .. N-1 (default: all)\n" +
          "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
          "                       tf32 is gemm only; bf16 is gemm and transpose\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
@@ -141,6 +142,8 @@ Options parse_args(int argc, char** argv) {
       if (!is_suite_op(o.op)) {
         throw UsageError("--op: '" + o.op + "' is not one of " + suite_op_list());
       }
+    } else if (a == "--gpus") {
+      o.gpus = static_cast<int>(to_int(need(), a, 2, 1024));
     } else if (a == "--dtype") {
       std::string v = need();
       const Options defaults;

@@ -18,6 +18,7 @@
 #include "suite_gemm.hpp"
 #include "suite_graph.hpp"
 #include "suite_latency.hpp"
+#include "suite_multi_gpu.hpp"
 #include "suite_reduce.hpp"
 #include "suite_segmented_sort.hpp"
 #include "suite_stencil.hpp"
@@ -204,6 +205,7 @@ int run(Options opt) {
     env.opt = sort_opt;
     for (const SortGroup& g : sort_groups) run_segmented_sort_group(env, g, &res.rows);
     env.opt = opt;
+    run_multi_gpu_suites(env, &res);
 
     finish_rows(res);
     compute_bars(res, axpy_opt);
@@ -214,6 +216,7 @@ int run(Options opt) {
     compute_gdn_bars(res, gdn_groups);
     compute_transpose_bars(res, transpose_groups);
     compute_segmented_sort_bars(res, sort_groups);
+    compute_multi_gpu_bars(res);
     code = exit_code(res, opt);
   } catch (const UsageError&) {
     env.release();
@@ -247,6 +250,8 @@ int run(Options opt) {
 }  // namespace bench
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--dist-worker")
+    return bench::dist_worker_main(argc, argv);
   bench::Options opt;
   try {
     opt = bench::parse_args(argc, argv);

@@ -14,6 +14,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Options {
   int device = 0;
+  int gpus = 0;            // multi-GPU suites: GPUs to use (0: all)
   std::string op = "all";  // "all", a suite of suites.hpp, or "none" (no suite, set internally)
   std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};  // axpy
   std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16"};       // gemm configs

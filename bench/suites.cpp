@@ -55,6 +55,15 @@ const std::vector<Suite>& suites() {
        "segmented_sort i32 keys, 4M fixed segments of 128 (256K with `--quick`) and 1M offset "
        "segments of random sizes 1..1024 (64K with `--quick`): every variant (refusals are "
        "skipped rows), the vendor (`cub`, 1 warm-up + 3 timed calls), `auto`"},
+      {"allreduce",
+       "every GPU of the machine through NCCL: 8 B to 1 GiB\nagainst NCCL called directly; not "
+       "part of all",
+       "", false},
+      {"gemm_dist",
+       "SUMMA f64 on every GPU against the best one-GPU rate,\nand one process per GPU; not part "
+       "of all (docs/multi-gpu.md)",
+       "", false},
+      {"multi_gpu", "allreduce and gemm_dist", "", false},
   };
   return kSuites;
 }
@@ -93,7 +102,9 @@ std::string suites_markdown() {
       "| --- | --- |\n"
       "| (every run) | copy roof: `cudaMemcpyAsync` device to device between two 2 GiB buffers "
       "(halved while memory is short), bytes read + written, median |\n";
-  for (const Suite& s : suites()) out += std::string("| `") + s.op + "` | " + s.rows + " |\n";
+  for (const Suite& s : suites()) {
+    if (s.in_all) out += std::string("| `") + s.op + "` | " + s.rows + " |\n";
+  }
   return out;
 }
 

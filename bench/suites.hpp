@@ -8,9 +8,10 @@
 namespace bench {
 
 struct Suite {
-  const char* op;    // --op value
-  const char* help;  // --help text; '\n' starts an indented continuation line
-  const char* rows;  // Markdown: what the default run measures (a cell of the README table)
+  const char* op;      // --op value
+  const char* help;    // --help text; '\n' starts an indented continuation line
+  const char* rows;    // Markdown: what the default run measures (a cell of the README table)
+  bool in_all = true;  // part of --op all (the multi-GPU suites are not: they take every GPU)
 };
 
 const std::vector<Suite>& suites();

@@ -79,7 +79,9 @@ typedef enum gpuopt_status_t {
   GPUOPT_ERROR_CUDA = 9,      /**< The CUDA runtime or driver failed; the message has its text. */
   GPUOPT_ERROR_CUBLAS = 10,   /**< cuBLAS failed; the message has its status. */
   GPUOPT_ERROR_INTERNAL = 11, /**< A bug in gpuopt: please report the message. */
-  GPUOPT_ERROR_WRONG_DEVICE = 12 /**< A pointer or stream belongs to another device. */
+  GPUOPT_ERROR_WRONG_DEVICE = 12, /**< A pointer or stream belongs to another device. */
+  GPUOPT_ERROR_COMM = 13 /**< NCCL failed or a peer gave up; the message has NCCL's result. The
+                              communicator may be unusable: abort it (gpuopt_comm_abort()). */
 } gpuopt_status_t;
 
 /** Library version as ::GPUOPT_VERSION of the built library (may differ from the header's). */
@@ -901,6 +903,305 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_backward(gpuopt_context_t ctx, gpuopt_stre
                                                const float* dy, float* dx, float* dbeta,
                                                float* dgamma, void* workspace,
                                                size_t workspace_bytes);
+/** @} */
+
+/** @defgroup comm Multi-GPU: communicators and collectives (NCCL)
+ *  Communication between GPUs runs on NCCL, loaded when first used (libnccl.so.2 through the
+ *  loader's search path, or the file named by `GPUOPT_NCCL_LIBRARY`). Without it every call of
+ *  this group answers ::GPUOPT_ERROR_UNSUPPORTED and says how to get it; the rest of gpuopt is
+ *  unaffected. See docs/multi-gpu.md.
+ *
+ *  The same-arguments contract: a collective (and gpuopt_comm_split(), gpuopt_grid_create(),
+ *  gpuopt_gemm_dist(), the scatter and gather helpers, gpuopt_reduce_dist()) must be called by
+ *  every rank of the communicator, in the same order, with the same dtype, operator, counts and
+ *  root. Each call checks its arguments before it enqueues anything, so a rank with a bad
+ *  argument answers a status at once; but that check is local and cannot tell the other ranks,
+ *  which would wait in NCCL for the missing rank. Two remedies: the checked mode
+ *  (gpuopt_comm_set_checked()), in which every collective first agrees on a fingerprint of its
+ *  arguments so that a bad or mismatched call answers ::GPUOPT_ERROR_INVALID_ARGUMENT on every
+ *  rank; and gpuopt_comm_abort(), which releases a rank stuck in a collective whose peer gave up.
+ *  @{ */
+
+/** Opaque communicator handle: one rank of an NCCL communicator, bound to one context. */
+typedef struct gpuopt_comm_s* gpuopt_comm_t;
+
+/** Size in bytes of a ::gpuopt_comm_id_t (NCCL's unique id). */
+#define GPUOPT_COMM_ID_BYTES 128
+/** Characters gpuopt_comm_id_to_hex() writes, its terminating NUL included (2 x 128 + 1). */
+#define GPUOPT_COMM_ID_HEX_SIZE 257
+/** gpuopt_comm_split() color of a rank that joins no new communicator. */
+#define GPUOPT_COMM_SPLIT_NONE -1
+
+/** The rendezvous id of a communicator: made on one rank by gpuopt_comm_id_create() and handed
+ *  to every rank (a file, an environment variable as hex text, an MPI broadcast). */
+typedef struct gpuopt_comm_id_t {
+  unsigned char bytes[GPUOPT_COMM_ID_BYTES]; /**< Opaque bytes (ncclUniqueId). */
+} gpuopt_comm_id_t;
+
+/**
+ * Loads NCCL if it is not loaded yet and reports its version (NCCL_VERSION_CODE, e.g. 22809 for
+ * 2.28.9). ::GPUOPT_ERROR_UNSUPPORTED, with how to get NCCL, when it cannot be loaded.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_comm_nccl_version(int* version);
+
+/** Makes a new rendezvous id (ncclGetUniqueId); call it on one rank only. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_id_create(gpuopt_comm_id_t* id);
+
+/** Writes @p id as 256 lowercase hex digits and a NUL into @p hex, which holds @p size >=
+ *  ::GPUOPT_COMM_ID_HEX_SIZE bytes. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_id_to_hex(const gpuopt_comm_id_t* id, char* hex,
+                                                 size_t size);
+
+/** Reads an id written by gpuopt_comm_id_to_hex() (exactly 256 hex digits, either case). */
+GPUOPT_API gpuopt_status_t gpuopt_comm_id_from_hex(const char* hex, gpuopt_comm_id_t* id);
+
+/**
+ * Creates rank @p rank (0 <= rank < @p nranks) of a communicator of @p nranks ranks that meet at
+ * @p id, on the device of @p ctx (ncclCommInitRank). Collective: every rank calls it, one process
+ * or thread per rank; it returns when all have joined. Not allowed during graph capture.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_comm_create(gpuopt_context_t ctx, const gpuopt_comm_id_t* id,
+                                              int nranks, int rank, gpuopt_comm_t* comm);
+
+/**
+ * Creates one communicator over @p count contexts of this process (ncclCommInitAll): comms[i]
+ * is rank i, on the device of ctxs[i]; the devices must differ. From one thread, enqueue a
+ * collective on all of them between gpuopt_group_begin() and gpuopt_group_end(); or drive each
+ * rank from its own thread.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_comm_create_local(const gpuopt_context_t* ctxs, int count,
+                                                    gpuopt_comm_t* comms);
+
+/**
+ * Splits @p comm (ncclCommSplit): the ranks that pass the same @p color >= 0 form a new
+ * communicator, ranked by @p key (ties by their rank in @p comm). A rank passing
+ * ::GPUOPT_COMM_SPLIT_NONE joins none and receives NULL in @p out. Collective over @p comm; in
+ * one process with several ranks, call it from one thread per rank (not inside a group).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_comm_split(gpuopt_comm_t comm, int color, int key,
+                                             gpuopt_comm_t* out);
+
+/** This rank's number in @p comm, 0 to size - 1. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_rank(gpuopt_comm_t comm, int* rank);
+
+/** Number of ranks in @p comm. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_size(gpuopt_comm_t comm, int* size);
+
+/** CUDA device ordinal of this rank (its context's device). */
+GPUOPT_API gpuopt_status_t gpuopt_comm_device(gpuopt_comm_t comm, int* device);
+
+/**
+ * Turns the checked mode of this rank on (1) or off (0, the default). In checked mode every
+ * collective first runs a 16-byte all-reduce of a fingerprint of its arguments (operation,
+ * dtype, operator, counts, root, and whether this rank's own check passed) and waits for it; if
+ * any rank's check failed or the ranks disagree, every rank answers
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT and nothing else is enqueued. It synchronizes the stream, so it
+ * is illegal during graph capture and costs a round trip per call (docs/multi-gpu.md has the
+ * measured cost). All ranks must use the same setting.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_comm_set_checked(gpuopt_comm_t comm, int checked);
+
+/** ::GPUOPT_SUCCESS while @p comm is healthy; ::GPUOPT_ERROR_COMM with NCCL's text when an
+ *  asynchronous error occurred (ncclCommGetAsyncError): then abort and rebuild it. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_status(gpuopt_comm_t comm);
+
+/** Aborts this rank of @p comm (ncclCommAbort): work of it still in flight is cancelled, peers
+ *  waiting for this rank fail instead of hanging (they should abort too), and the handle is
+ *  freed. Safe after any error; a new communicator can then be created. NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_abort(gpuopt_comm_t comm);
+
+/** Destroys this rank of @p comm after its enqueued work (ncclCommFinalize, ncclCommDestroy).
+ *  Ranks may destroy in any order. Split communicators and grids made from @p comm are
+ *  independent and are destroyed on their own. NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_comm_destroy(gpuopt_comm_t comm);
+
+/** Starts a group (ncclGroupStart): the collectives of several ranks enqueued from one thread
+ *  until gpuopt_group_end() are launched together. Groups nest. */
+GPUOPT_API gpuopt_status_t gpuopt_group_begin(void);
+
+/** Ends a group (ncclGroupEnd), launching its collectives. */
+GPUOPT_API gpuopt_status_t gpuopt_group_end(void);
+
+/**
+ * recv[i] = op over ranks of send[i], 0 <= i < @p count, on every rank, enqueued on @p stream (a
+ * stream of the communicator's context; capturable in a graph). NCCL connects the ranks at a
+ * collective's first use, which a graph capture does not allow: run each collective (and
+ * gpuopt_gemm_dist()) once outside the capture before capturing it, or set
+ * NCCL_RUNTIME_CONNECT=0 to connect at creation (this holds for all collectives).
+ *
+ * @param comm   this rank's communicator.
+ * @param stream a stream of the communicator's context; the call is enqueued there.
+ * @param dtype  f32, f64, f16, bf16, i32, i64, u32 or u64.
+ * @param op     ::GPUOPT_REDUCE_SUM, ::GPUOPT_REDUCE_MIN or ::GPUOPT_REDUCE_MAX.
+ * @param send, recv device pointers of @p count elements; send == recv is in place, any other
+ *        overlap is an error.
+ * @param count  elements, >= 0 (0 enqueues nothing).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_allreduce(gpuopt_comm_t comm, gpuopt_stream_t stream,
+                                            gpuopt_dtype_t dtype, gpuopt_reduce_op_t op,
+                                            const void* send, void* recv, int64_t count);
+
+/**
+ * Reduces size * @p recv_count elements of @p send over the ranks and leaves block r (elements
+ * [r * recv_count, (r + 1) * recv_count)) of the result in @p recv of rank r. In place when
+ * recv == send + rank * recv_count. Types and operators as gpuopt_allreduce().
+ */
+GPUOPT_API gpuopt_status_t gpuopt_reduce_scatter(gpuopt_comm_t comm, gpuopt_stream_t stream,
+                                                 gpuopt_dtype_t dtype, gpuopt_reduce_op_t op,
+                                                 const void* send, void* recv,
+                                                 int64_t recv_count);
+
+/** Gathers @p send_count elements of every rank into @p recv (size * send_count elements, rank
+ *  r's at r * send_count), on every rank. In place when send == recv + rank * send_count. */
+GPUOPT_API gpuopt_status_t gpuopt_allgather(gpuopt_comm_t comm, gpuopt_stream_t stream,
+                                            gpuopt_dtype_t dtype, const void* send, void* recv,
+                                            int64_t send_count);
+
+/** Copies @p count elements of @p send on rank @p root into @p recv on every rank. @p send is
+ *  read on the root only (other ranks may pass NULL); in place when send == recv. */
+GPUOPT_API gpuopt_status_t gpuopt_broadcast(gpuopt_comm_t comm, gpuopt_stream_t stream,
+                                            gpuopt_dtype_t dtype, const void* send, void* recv,
+                                            int64_t count, int root);
+
+/**
+ * A reduction over all ranks: gpuopt_reduce() of each rank's part, then the partial results
+ * combined over the ranks, the same on every rank in @p out. Same descriptor and result types as
+ * gpuopt_reduce(); ops SUM, MIN, MAX (ARGMIN and ARGMAX answer ::GPUOPT_ERROR_UNSUPPORTED).
+ * In ::GPUOPT_REDUCE_DETERMINISTIC mode floating-point sums combine the ranks' partials in rank
+ * order (an all-gather and a fixed-order sum), so the bits depend only on the data and the
+ * number of ranks, never on NCCL's algorithm; ::GPUOPT_REDUCE_FAST uses an NCCL all-reduce.
+ * Every rank passes the same op, types and segment count; n and offsets may differ.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_reduce_dist(gpuopt_comm_t comm, gpuopt_stream_t stream,
+                                              const gpuopt_reduce_desc_t* desc, const void* in,
+                                              void* out);
+
+/** @} */
+
+/** @defgroup dist Multi-GPU: distributed matrices and GEMM
+ *  Matrices distributed 2D block-cyclically over a pr x pc process grid, as in ScaLAPACK: block
+ *  (I, J) of mb x nb elements lives on grid position (I mod pr, J mod pc), whose local matrix
+ *  holds its blocks in order, column-major with its own leading dimension. 1D row blocks are the
+ *  pr x 1 grid with mb = ceil(rows / pr), 1D column blocks the 1 x pc grid with nb = ceil(cols /
+ *  pc). The rank at grid position (row, col) is row * pc + col.
+ *  @{ */
+
+/** Opaque process-grid handle: a communicator arranged as pr x pc, with its row and column
+ *  communicators and a second stream for look-ahead. */
+typedef struct gpuopt_grid_s* gpuopt_grid_t;
+
+/**
+ * Arranges the @p grid_rows x @p grid_cols = size ranks of @p comm as a grid and splits the row
+ * and column communicators (collective over @p comm; in one process with several ranks, one
+ * thread per rank). @p comm must outlive the grid. Not allowed during graph capture.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_grid_create(gpuopt_comm_t comm, int grid_rows, int grid_cols,
+                                              gpuopt_grid_t* grid);
+
+/** The grid's shape and this rank's position in it (any pointer may be NULL). */
+GPUOPT_API gpuopt_status_t gpuopt_grid_info(gpuopt_grid_t grid, int* grid_rows, int* grid_cols,
+                                            int* my_row, int* my_col);
+
+/** Destroys the grid (its row and column communicators, stream and events). NULL is a no-op. */
+GPUOPT_API gpuopt_status_t gpuopt_grid_destroy(gpuopt_grid_t grid);
+
+/** A matrix distributed over a grid (see @ref dist). Set struct_size =
+ *  sizeof(gpuopt_dist_desc_t). */
+typedef struct gpuopt_dist_desc_t {
+  size_t struct_size;   /**< sizeof(gpuopt_dist_desc_t), set by the caller. */
+  gpuopt_dtype_t dtype; /**< Element type. */
+  int64_t rows;         /**< Global rows, >= 0. */
+  int64_t cols;         /**< Global columns, >= 0. */
+  int64_t row_block;    /**< mb: rows of a block, >= 1. */
+  int64_t col_block;    /**< nb: columns of a block, >= 1. */
+  int grid_rows;        /**< pr, >= 1. */
+  int grid_cols;        /**< pc, >= 1. */
+  int64_t ld;           /**< Leading dimension of this rank's local matrix, >= max(1, its local
+                             rows); may differ between ranks. */
+} gpuopt_dist_desc_t;
+
+/** Rows and columns of the local matrix of grid position (@p grid_row, @p grid_col) (ScaLAPACK's
+ *  NUMROC). Host only. */
+GPUOPT_API gpuopt_status_t gpuopt_dist_local_shape(const gpuopt_dist_desc_t* desc, int grid_row,
+                                                   int grid_col, int64_t* local_rows,
+                                                   int64_t* local_cols);
+
+/** Where global element (@p i, @p j) lives: its grid position and local row and column (any
+ *  output may be NULL). Host only. */
+GPUOPT_API gpuopt_status_t gpuopt_dist_locate(const gpuopt_dist_desc_t* desc, int64_t i,
+                                              int64_t j, int* grid_row, int* grid_col,
+                                              int64_t* local_i, int64_t* local_j);
+
+/**
+ * Distributes a rows x cols column-major matrix held by rank @p root (@p src with leading
+ * dimension @p ld_src, in device memory of the root's device or in host memory) into every
+ * rank's local matrix @p local (device memory, leading dimension desc->ld). Collective over the
+ * grid; enqueued on @p stream (the root stages through stream-ordered device memory). @p src is
+ * read on the root only.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_dist_scatter(gpuopt_grid_t grid, gpuopt_stream_t stream,
+                                               const gpuopt_dist_desc_t* desc, int root,
+                                               const void* src, int64_t ld_src, void* local);
+
+/** The reverse of gpuopt_dist_scatter(): collects every rank's @p local into the rows x cols
+ *  matrix @p dst (leading dimension @p ld_dst, device memory of the root's device or host
+ *  memory) on rank @p root. */
+GPUOPT_API gpuopt_status_t gpuopt_dist_gather(gpuopt_grid_t grid, gpuopt_stream_t stream,
+                                              const gpuopt_dist_desc_t* desc, int root,
+                                              const void* local, void* dst, int64_t ld_dst);
+
+/**
+ * A distributed GEMM for gpuopt_gemm_dist(): C = alpha * A * B + beta * C with A m x k, B k x n
+ * and C m x n distributed over the grid with blocks of mb x kb (A), kb x nb (B) and mb x nb (C).
+ * Set struct_size = sizeof(gpuopt_gemm_dist_desc_t).
+ */
+typedef struct gpuopt_gemm_dist_desc_t {
+  size_t struct_size;       /**< sizeof(gpuopt_gemm_dist_desc_t), set by the caller. */
+  int64_t m;                /**< Global rows of A and C, >= 0. */
+  int64_t n;                /**< Global columns of B and C, >= 0. */
+  int64_t k;                /**< Global columns of A, rows of B, >= 0. */
+  double alpha;             /**< Scale of the product. */
+  double beta;              /**< Scale of C; 0 writes C without reading it. */
+  gpuopt_dtype_t a_type;    /**< A and B: f64, f32 or bf16 (as gpuopt_gemm()). */
+  gpuopt_dtype_t c_type;    /**< C: as gpuopt_gemm() allows for a_type. */
+  gpuopt_compute_t compute; /**< As gpuopt_gemm(): ::GPUOPT_COMPUTE_TF32 for tf32. */
+  int64_t mb;               /**< Row block of A and C, >= 1. */
+  int64_t nb;               /**< Column block of B and C, >= 1. */
+  int64_t kb;               /**< Column block of A and row block of B (the SUMMA panel), >= 1. */
+  int64_t lda;              /**< Leading dimension of this rank's local A. */
+  int64_t ldb;              /**< Leading dimension of this rank's local B. */
+  int64_t ldc;              /**< Leading dimension of this rank's local C. */
+} gpuopt_gemm_dist_desc_t;
+
+/**
+ * Bytes of device workspace gpuopt_gemm_dist() needs on this rank for @p desc (two A panels and
+ * two B panels).
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gemm_dist_workspace_size(gpuopt_grid_t grid,
+                                                           const gpuopt_gemm_dist_desc_t* desc,
+                                                           size_t* bytes);
+
+/**
+ * SUMMA: for each panel of kb columns of A and kb rows of B, the owner column broadcasts its A
+ * panel along each grid row and the owner row its B panel along each grid column, and every
+ * rank adds the product of the two to its local C through gpuopt_gemm() (whichever variant its
+ * dispatch picks). The next panels are broadcast on the grid's second stream while the local
+ * GEMM runs (look-ahead, two panel buffers); the call forks from and joins @p stream with
+ * events, so it can be captured in a graph. Collective over the grid; in one process with
+ * several ranks drive each rank from its own thread (not inside a group).
+ *
+ * @param grid   this rank's process grid.
+ * @param stream a stream of the grid communicator's context; the call is enqueued there.
+ * @param desc   the problem, the blocks and this rank's leading dimensions.
+ * @param A, B, C local matrices (device memory), leading dimensions desc->lda, ldb, ldc.
+ * @param workspace, workspace_bytes device memory of at least
+ *        gpuopt_gemm_dist_workspace_size() bytes, 256-byte aligned.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_gemm_dist(gpuopt_grid_t grid, gpuopt_stream_t stream,
+                                            const gpuopt_gemm_dist_desc_t* desc, const void* A,
+                                            const void* B, void* C, void* workspace,
+                                            size_t workspace_bytes);
+
 /** @} */
 
 #ifdef __cplusplus

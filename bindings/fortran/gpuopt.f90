@@ -30,6 +30,9 @@ module gpuopt
                                                        GPUOPT_VERSION_MINOR * 100 + &
                                                        GPUOPT_VERSION_PATCH
   integer(c_int), parameter :: GPUOPT_STENCIL_MAX_RADIUS = 8
+  integer(c_int), parameter :: GPUOPT_COMM_ID_BYTES = 128
+  integer(c_int), parameter :: GPUOPT_COMM_ID_HEX_SIZE = 257
+  integer(c_int), parameter :: GPUOPT_COMM_SPLIT_NONE = -1
 
   ! --- gpuopt_status_t ------------------------------------------------------------------------
   integer(c_int), parameter :: GPUOPT_SUCCESS = 0
@@ -45,6 +48,7 @@ module gpuopt
   integer(c_int), parameter :: GPUOPT_ERROR_CUBLAS = 10
   integer(c_int), parameter :: GPUOPT_ERROR_INTERNAL = 11
   integer(c_int), parameter :: GPUOPT_ERROR_WRONG_DEVICE = 12
+  integer(c_int), parameter :: GPUOPT_ERROR_COMM = 13
   ! --- gpuopt_memory_kind_t -------------------------------------------------------------------
   integer(c_int), parameter :: GPUOPT_MEMORY_DEVICE = 0
   integer(c_int), parameter :: GPUOPT_MEMORY_PINNED_HOST = 1
@@ -187,6 +191,27 @@ module gpuopt
       type(c_ptr), value :: message, user
     end subroutine
   end interface
+  !> A communicator's rendezvous id; handles gpuopt_comm_t and gpuopt_grid_t are type(c_ptr).
+  type, bind(c) :: gpuopt_comm_id_t
+    integer(c_signed_char) :: bytes(GPUOPT_COMM_ID_BYTES) = 0_c_signed_char
+  end type
+
+  type, bind(c) :: gpuopt_dist_desc_t
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: dtype = GPUOPT_DTYPE_F64
+    integer(c_int64_t) :: rows = 0, cols = 0, row_block = 1, col_block = 1
+    integer(c_int) :: grid_rows = 1, grid_cols = 1
+    integer(c_int64_t) :: ld = 1
+  end type
+
+  type, bind(c) :: gpuopt_gemm_dist_desc_t
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int64_t) :: m = 0, n = 0, k = 0
+    real(c_double) :: alpha = 1.0_c_double, beta = 0.0_c_double
+    integer(c_int) :: a_type = GPUOPT_DTYPE_F64, c_type = GPUOPT_DTYPE_F64
+    integer(c_int) :: compute = GPUOPT_COMPUTE_DEFAULT
+    integer(c_int64_t) :: mb = 1, nb = 1, kb = 1, lda = 1, ldb = 1, ldc = 1
+  end type
 
   ! --- functions ------------------------------------------------------------------------------
   interface
@@ -488,6 +513,185 @@ module gpuopt
       import :: c_int, c_ptr, c_size_t, gpuopt_gdn_desc_t
       type(c_ptr), value :: ctx, stream, x, beta, gamma, dy, dx, dbeta, dgamma, workspace
       type(gpuopt_gdn_desc_t), intent(in) :: desc
+      integer(c_size_t), value :: workspace_bytes
+    end function
+  end interface
+
+  ! --- multi-GPU: communicators, collectives, grids, distributed GEMM (docs/multi-gpu.md) --------
+  interface
+    integer(c_int) function gpuopt_comm_nccl_version(version) bind(c, name='gpuopt_comm_nccl_version')
+      import :: c_int
+      integer(c_int), intent(out) :: version
+    end function
+    integer(c_int) function gpuopt_comm_id_create(id) bind(c, name='gpuopt_comm_id_create')
+      import :: c_int, gpuopt_comm_id_t
+      type(gpuopt_comm_id_t), intent(out) :: id
+    end function
+    integer(c_int) function gpuopt_comm_id_to_hex(id, hex, size) bind(c, name='gpuopt_comm_id_to_hex')
+      import :: c_int, c_char, c_size_t, gpuopt_comm_id_t
+      type(gpuopt_comm_id_t), intent(in) :: id
+      character(kind=c_char), intent(out) :: hex(*)
+      integer(c_size_t), value :: size
+    end function
+    integer(c_int) function gpuopt_comm_id_from_hex(hex, id) bind(c, name='gpuopt_comm_id_from_hex')
+      import :: c_int, c_char, gpuopt_comm_id_t
+      character(kind=c_char), intent(in) :: hex(*)
+      type(gpuopt_comm_id_t), intent(out) :: id
+    end function
+    integer(c_int) function gpuopt_comm_create(ctx, id, nranks, rank, comm) &
+        bind(c, name='gpuopt_comm_create')
+      import :: c_int, c_ptr, gpuopt_comm_id_t
+      type(c_ptr), value :: ctx
+      type(gpuopt_comm_id_t), intent(in) :: id
+      integer(c_int), value :: nranks, rank
+      type(c_ptr), intent(out) :: comm
+    end function
+    integer(c_int) function gpuopt_comm_create_local(ctxs, count, comms) &
+        bind(c, name='gpuopt_comm_create_local')
+      import :: c_int, c_ptr
+      type(c_ptr), intent(in) :: ctxs(*)
+      integer(c_int), value :: count
+      type(c_ptr), intent(out) :: comms(*)
+    end function
+    integer(c_int) function gpuopt_comm_split(comm, color, key, out) bind(c, name='gpuopt_comm_split')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), value :: color, key
+      type(c_ptr), intent(out) :: out
+    end function
+    integer(c_int) function gpuopt_comm_rank(comm, rank) bind(c, name='gpuopt_comm_rank')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), intent(out) :: rank
+    end function
+    integer(c_int) function gpuopt_comm_size(comm, size) bind(c, name='gpuopt_comm_size')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), intent(out) :: size
+    end function
+    integer(c_int) function gpuopt_comm_device(comm, device) bind(c, name='gpuopt_comm_device')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), intent(out) :: device
+    end function
+    integer(c_int) function gpuopt_comm_set_checked(comm, checked) &
+        bind(c, name='gpuopt_comm_set_checked')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), value :: checked
+    end function
+    integer(c_int) function gpuopt_comm_status(comm) bind(c, name='gpuopt_comm_status')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+    end function
+    integer(c_int) function gpuopt_comm_abort(comm) bind(c, name='gpuopt_comm_abort')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+    end function
+    integer(c_int) function gpuopt_comm_destroy(comm) bind(c, name='gpuopt_comm_destroy')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+    end function
+    integer(c_int) function gpuopt_group_begin() bind(c, name='gpuopt_group_begin')
+      import :: c_int
+    end function
+    integer(c_int) function gpuopt_group_end() bind(c, name='gpuopt_group_end')
+      import :: c_int
+    end function
+    integer(c_int) function gpuopt_allreduce(comm, stream, dtype, op, send, recv, count) &
+        bind(c, name='gpuopt_allreduce')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: comm, stream, send, recv
+      integer(c_int), value :: dtype, op
+      integer(c_int64_t), value :: count
+    end function
+    integer(c_int) function gpuopt_reduce_scatter(comm, stream, dtype, op, send, recv, &
+        recv_count) bind(c, name='gpuopt_reduce_scatter')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: comm, stream, send, recv
+      integer(c_int), value :: dtype, op
+      integer(c_int64_t), value :: recv_count
+    end function
+    integer(c_int) function gpuopt_allgather(comm, stream, dtype, send, recv, send_count) &
+        bind(c, name='gpuopt_allgather')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: comm, stream, send, recv
+      integer(c_int), value :: dtype
+      integer(c_int64_t), value :: send_count
+    end function
+    integer(c_int) function gpuopt_broadcast(comm, stream, dtype, send, recv, count, root) &
+        bind(c, name='gpuopt_broadcast')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: comm, stream, send, recv
+      integer(c_int), value :: dtype, root
+      integer(c_int64_t), value :: count
+    end function
+    integer(c_int) function gpuopt_reduce_dist(comm, stream, desc, x, out) &
+        bind(c, name='gpuopt_reduce_dist')
+      import :: c_int, c_ptr, gpuopt_reduce_desc_t
+      type(c_ptr), value :: comm, stream, x, out
+      type(gpuopt_reduce_desc_t), intent(in) :: desc
+    end function
+    integer(c_int) function gpuopt_grid_create(comm, grid_rows, grid_cols, grid) &
+        bind(c, name='gpuopt_grid_create')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int), value :: grid_rows, grid_cols
+      type(c_ptr), intent(out) :: grid
+    end function
+    integer(c_int) function gpuopt_grid_info(grid, grid_rows, grid_cols, my_row, my_col) &
+        bind(c, name='gpuopt_grid_info')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
+      integer(c_int), intent(out) :: grid_rows, grid_cols, my_row, my_col
+    end function
+    integer(c_int) function gpuopt_grid_destroy(grid) bind(c, name='gpuopt_grid_destroy')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
+    end function
+    integer(c_int) function gpuopt_dist_local_shape(desc, grid_row, grid_col, local_rows, &
+        local_cols) bind(c, name='gpuopt_dist_local_shape')
+      import :: c_int, c_int64_t, gpuopt_dist_desc_t
+      type(gpuopt_dist_desc_t), intent(in) :: desc
+      integer(c_int), value :: grid_row, grid_col
+      integer(c_int64_t), intent(out) :: local_rows, local_cols
+    end function
+    integer(c_int) function gpuopt_dist_locate(desc, i, j, grid_row, grid_col, local_i, &
+        local_j) bind(c, name='gpuopt_dist_locate')
+      import :: c_int, c_int64_t, gpuopt_dist_desc_t
+      type(gpuopt_dist_desc_t), intent(in) :: desc
+      integer(c_int64_t), value :: i, j
+      integer(c_int), intent(out) :: grid_row, grid_col
+      integer(c_int64_t), intent(out) :: local_i, local_j
+    end function
+    integer(c_int) function gpuopt_dist_scatter(grid, stream, desc, root, src, ld_src, local) &
+        bind(c, name='gpuopt_dist_scatter')
+      import :: c_int, c_ptr, c_int64_t, gpuopt_dist_desc_t
+      type(c_ptr), value :: grid, stream, src, local
+      type(gpuopt_dist_desc_t), intent(in) :: desc
+      integer(c_int), value :: root
+      integer(c_int64_t), value :: ld_src
+    end function
+    integer(c_int) function gpuopt_dist_gather(grid, stream, desc, root, local, dst, ld_dst) &
+        bind(c, name='gpuopt_dist_gather')
+      import :: c_int, c_ptr, c_int64_t, gpuopt_dist_desc_t
+      type(c_ptr), value :: grid, stream, local, dst
+      type(gpuopt_dist_desc_t), intent(in) :: desc
+      integer(c_int), value :: root
+      integer(c_int64_t), value :: ld_dst
+    end function
+    integer(c_int) function gpuopt_gemm_dist_workspace_size(grid, desc, bytes) &
+        bind(c, name='gpuopt_gemm_dist_workspace_size')
+      import :: c_int, c_ptr, c_size_t, gpuopt_gemm_dist_desc_t
+      type(c_ptr), value :: grid
+      type(gpuopt_gemm_dist_desc_t), intent(in) :: desc
+      integer(c_size_t), intent(out) :: bytes
+    end function
+    integer(c_int) function gpuopt_gemm_dist(grid, stream, desc, a, b, c, workspace, &
+        workspace_bytes) bind(c, name='gpuopt_gemm_dist')
+      import :: c_int, c_ptr, c_size_t, gpuopt_gemm_dist_desc_t
+      type(c_ptr), value :: grid, stream, a, b, c, workspace
+      type(gpuopt_gemm_dist_desc_t), intent(in) :: desc
       integer(c_size_t), value :: workspace_bytes
     end function
   end interface

@@ -13,6 +13,9 @@ program layout_sizes
   type(gpuopt_stencil_desc_t) :: stencil
   type(gpuopt_transpose_desc_t) :: transpose
   type(gpuopt_gdn_desc_t) :: gdn
+  type(gpuopt_comm_id_t) :: comm_id
+  type(gpuopt_dist_desc_t) :: dist
+  type(gpuopt_gemm_dist_desc_t) :: gemm_dist
   print '(a,i0)', 'gpuopt_device_info_t sizeof ', c_sizeof(device_info)
   print '(a,i0)', 'gpuopt_variant_info_t sizeof ', c_sizeof(variant_info)
   print '(a,i0)', 'gpuopt_allocator_t sizeof ', c_sizeof(allocator)
@@ -22,4 +25,7 @@ program layout_sizes
   print '(a,i0)', 'gpuopt_stencil_desc_t sizeof ', c_sizeof(stencil)
   print '(a,i0)', 'gpuopt_transpose_desc_t sizeof ', c_sizeof(transpose)
   print '(a,i0)', 'gpuopt_gdn_desc_t sizeof ', c_sizeof(gdn)
+  print '(a,i0)', 'gpuopt_comm_id_t sizeof ', c_sizeof(comm_id)
+  print '(a,i0)', 'gpuopt_dist_desc_t sizeof ', c_sizeof(dist)
+  print '(a,i0)', 'gpuopt_gemm_dist_desc_t sizeof ', c_sizeof(gemm_dist)
 end program layout_sizes

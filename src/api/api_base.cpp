@@ -50,6 +50,8 @@ GPUOPT_API const char* gpuopt_status_name(gpuopt_status_t status) {
       return "GPUOPT_ERROR_INTERNAL";
     case GPUOPT_ERROR_WRONG_DEVICE:
       return "GPUOPT_ERROR_WRONG_DEVICE";
+    case GPUOPT_ERROR_COMM:
+      return "GPUOPT_ERROR_COMM";
   }
   return "GPUOPT_STATUS_UNKNOWN";
 }

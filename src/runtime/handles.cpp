@@ -29,6 +29,10 @@ const char* handle_kind_name(HandleKind kind) {
       return "gpuopt_buffer_t";
     case HandleKind::graph:
       return "gpuopt_graph_t";
+    case HandleKind::comm:
+      return "gpuopt_comm_t";
+    case HandleKind::grid:
+      return "gpuopt_grid_t";
   }
   return "handle";
 }

@@ -5,7 +5,7 @@
 
 namespace gpuopt {
 
-enum class HandleKind : std::uint8_t { context, stream, buffer, graph };
+enum class HandleKind : std::uint8_t { context, stream, buffer, graph, comm, grid };
 
 const char* handle_kind_name(HandleKind kind);
 

@@ -68,12 +68,20 @@ static void expect_either(int line, gpuopt_status_t st, gpuopt_status_t a, gpuop
 #define OK(call) expect_status(__LINE__, (call), GPUOPT_SUCCESS, fn)
 
 static void check_version_and_names(void) {
-  static const char* const names[] = {
-      "GPUOPT_SUCCESS",           "GPUOPT_ERROR_INVALID_ARGUMENT", "GPUOPT_ERROR_INVALID_HANDLE",
-      "GPUOPT_ERROR_NO_DEVICE",   "GPUOPT_ERROR_UNSUPPORTED",      "GPUOPT_ERROR_OUT_OF_MEMORY",
-      "GPUOPT_ERROR_MISALIGNED",  "GPUOPT_ERROR_CAPTURE_ILLEGAL",  "GPUOPT_ERROR_NOT_FOUND",
-      "GPUOPT_ERROR_CUDA",        "GPUOPT_ERROR_CUBLAS",           "GPUOPT_ERROR_INTERNAL",
-      "GPUOPT_ERROR_WRONG_DEVICE"};
+  static const char* const names[] = {"GPUOPT_SUCCESS",
+                                      "GPUOPT_ERROR_INVALID_ARGUMENT",
+                                      "GPUOPT_ERROR_INVALID_HANDLE",
+                                      "GPUOPT_ERROR_NO_DEVICE",
+                                      "GPUOPT_ERROR_UNSUPPORTED",
+                                      "GPUOPT_ERROR_OUT_OF_MEMORY",
+                                      "GPUOPT_ERROR_MISALIGNED",
+                                      "GPUOPT_ERROR_CAPTURE_ILLEGAL",
+                                      "GPUOPT_ERROR_NOT_FOUND",
+                                      "GPUOPT_ERROR_CUDA",
+                                      "GPUOPT_ERROR_CUBLAS",
+                                      "GPUOPT_ERROR_INTERNAL",
+                                      "GPUOPT_ERROR_WRONG_DEVICE",
+                                      "GPUOPT_ERROR_COMM"};
   char expected_version[32];
   int i;
 
@@ -252,6 +260,98 @@ static void check_null_handles(void) {
   fn = "gpuopt_gdn_backward";
   EXPECT(gpuopt_gdn_backward(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0),
          H);
+
+  /* Multi-GPU: the answers below do not depend on whether NCCL is installed. */
+  {
+    gpuopt_comm_id_t id;
+    gpuopt_comm_t comm = NULL;
+    gpuopt_grid_t grid = NULL;
+    gpuopt_dist_desc_t dd;
+    int64_t i64 = 0;
+    char hex[GPUOPT_COMM_ID_HEX_SIZE];
+    gpuopt_status_t st;
+    memset(&id, 0, sizeof id);
+    memset(&dd, 0, sizeof dd);
+    fn = "gpuopt_comm_nccl_version";
+    EXPECT(gpuopt_comm_nccl_version(NULL), A);
+    fn = "gpuopt_comm_id_create";
+    EXPECT(gpuopt_comm_id_create(NULL), A);
+    fn = "gpuopt_comm_id_to_hex";
+    OK(gpuopt_comm_id_to_hex(&id, hex, sizeof hex));
+    CHECK(strlen(hex) == 2 * GPUOPT_COMM_ID_BYTES);
+    EXPECT(gpuopt_comm_id_to_hex(&id, hex, 16), A);
+    fn = "gpuopt_comm_id_from_hex";
+    OK(gpuopt_comm_id_from_hex(hex, &id));
+    EXPECT(gpuopt_comm_id_from_hex("12", &id), A);
+    fn = "gpuopt_comm_create";
+    EXPECT(gpuopt_comm_create(NULL, &id, 1, 0, &comm), H);
+    fn = "gpuopt_comm_create_local";
+    EXPECT(gpuopt_comm_create_local(NULL, 1, &comm), A);
+    fn = "gpuopt_comm_split";
+    EXPECT(gpuopt_comm_split(NULL, 0, 0, &comm), H);
+    fn = "gpuopt_comm_rank";
+    EXPECT(gpuopt_comm_rank(NULL, &count), H);
+    fn = "gpuopt_comm_size";
+    EXPECT(gpuopt_comm_size(NULL, &count), H);
+    fn = "gpuopt_comm_device";
+    EXPECT(gpuopt_comm_device(NULL, &count), H);
+    fn = "gpuopt_comm_set_checked";
+    EXPECT(gpuopt_comm_set_checked(NULL, 1), H);
+    fn = "gpuopt_comm_status";
+    EXPECT(gpuopt_comm_status(NULL), H);
+    fn = "gpuopt_comm_abort";
+    OK(gpuopt_comm_abort(NULL));
+    fn = "gpuopt_comm_destroy";
+    OK(gpuopt_comm_destroy(NULL));
+    fn = "gpuopt_group_end";
+    EXPECT(gpuopt_group_end(), A);
+    fn = "gpuopt_group_begin";
+    st = gpuopt_group_begin(); /* SUCCESS with NCCL, UNSUPPORTED without */
+    EXPECT_EITHER(st, GPUOPT_ERROR_UNSUPPORTED, GPUOPT_SUCCESS);
+    if (st == GPUOPT_SUCCESS) {
+      fn = "gpuopt_group_end";
+      OK(gpuopt_group_end());
+    }
+    fn = "gpuopt_allreduce";
+    EXPECT(gpuopt_allreduce(NULL, NULL, GPUOPT_DTYPE_F32, GPUOPT_REDUCE_SUM, host, host, 4), H);
+    fn = "gpuopt_reduce_scatter";
+    EXPECT(gpuopt_reduce_scatter(NULL, NULL, GPUOPT_DTYPE_F32, GPUOPT_REDUCE_SUM, host, host, 1),
+           H);
+    fn = "gpuopt_allgather";
+    EXPECT(gpuopt_allgather(NULL, NULL, GPUOPT_DTYPE_F32, host, host, 1), H);
+    fn = "gpuopt_broadcast";
+    EXPECT(gpuopt_broadcast(NULL, NULL, GPUOPT_DTYPE_F32, host, host, 4, 0), H);
+    fn = "gpuopt_reduce_dist";
+    EXPECT(gpuopt_reduce_dist(NULL, NULL, NULL, host, host), H);
+    fn = "gpuopt_grid_create";
+    EXPECT(gpuopt_grid_create(NULL, 1, 1, &grid), H);
+    fn = "gpuopt_grid_info";
+    EXPECT(gpuopt_grid_info(NULL, &count, NULL, NULL, NULL), H);
+    fn = "gpuopt_grid_destroy";
+    OK(gpuopt_grid_destroy(NULL));
+    fn = "gpuopt_dist_local_shape";
+    EXPECT(gpuopt_dist_local_shape(&dd, 0, 0, &i64, &i64), A); /* struct_size 0 */
+    dd.struct_size = sizeof dd;
+    dd.dtype = GPUOPT_DTYPE_F64;
+    dd.rows = 10;
+    dd.cols = 10;
+    dd.row_block = 3;
+    dd.col_block = 4;
+    dd.grid_rows = 2;
+    dd.grid_cols = 2;
+    OK(gpuopt_dist_local_shape(&dd, 1, 1, &i64, &i64));
+    CHECK(i64 == 4); /* grid column 1 holds columns 4..7 */
+    fn = "gpuopt_dist_locate";
+    EXPECT(gpuopt_dist_locate(&dd, 10, 0, NULL, NULL, NULL, NULL), A);
+    fn = "gpuopt_dist_scatter";
+    EXPECT(gpuopt_dist_scatter(NULL, NULL, &dd, 0, host, 10, host), H);
+    fn = "gpuopt_dist_gather";
+    EXPECT(gpuopt_dist_gather(NULL, NULL, &dd, 0, host, host, 10), H);
+    fn = "gpuopt_gemm_dist_workspace_size";
+    EXPECT(gpuopt_gemm_dist_workspace_size(NULL, NULL, &bytes), H);
+    fn = "gpuopt_gemm_dist";
+    EXPECT(gpuopt_gemm_dist(NULL, NULL, NULL, host, host, host, NULL, 0), H);
+  }
 
   /* A pointer that was never a handle is refused without being dereferenced. */
   fn = "gpuopt_stream_synchronize";

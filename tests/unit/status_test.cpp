@@ -38,6 +38,7 @@ TEST(StatusName, EveryStatusHasItsConstantName) {
       {GPUOPT_ERROR_CUBLAS, "GPUOPT_ERROR_CUBLAS"},
       {GPUOPT_ERROR_INTERNAL, "GPUOPT_ERROR_INTERNAL"},
       {GPUOPT_ERROR_WRONG_DEVICE, "GPUOPT_ERROR_WRONG_DEVICE"},
+      {GPUOPT_ERROR_COMM, "GPUOPT_ERROR_COMM"},
   };
   for (const Row& r : rows) {
     const char* got = gpuopt_status_name(r.status);
@@ -47,7 +48,7 @@ TEST(StatusName, EveryStatusHasItsConstantName) {
 }
 
 TEST(StatusName, UnknownValues) {
-  for (int v : {-1, 13, 100, 1 << 30}) {
+  for (int v : {-1, 14, 100, 1 << 30}) {
     const char* got = gpuopt_status_name(static_cast<gpuopt_status_t>(v));
     ASSERT_NE(got, nullptr) << v;
     EXPECT_STREQ(got, "GPUOPT_STATUS_UNKNOWN") << v;
@@ -66,14 +67,10 @@ TEST(DtypeName, KnownAndUnknown) {
     gpuopt_dtype_t dtype;
     const char* name;
   };
-  const Row rows[] = {{GPUOPT_DTYPE_F32, "f32"},
-                      {GPUOPT_DTYPE_F64, "f64"},
-                      {GPUOPT_DTYPE_F16, "f16"},
-                      {GPUOPT_DTYPE_BF16, "bf16"},
-                      {GPUOPT_DTYPE_I32, "i32"},
-                      {GPUOPT_DTYPE_I64, "i64"},
-                      {GPUOPT_DTYPE_U32, "u32"},
-                      {GPUOPT_DTYPE_U64, "u64"}};
+  const Row rows[] = {{GPUOPT_DTYPE_F32, "f32"}, {GPUOPT_DTYPE_F64, "f64"},
+                      {GPUOPT_DTYPE_F16, "f16"}, {GPUOPT_DTYPE_BF16, "bf16"},
+                      {GPUOPT_DTYPE_I32, "i32"}, {GPUOPT_DTYPE_I64, "i64"},
+                      {GPUOPT_DTYPE_U32, "u32"}, {GPUOPT_DTYPE_U64, "u64"}};
   for (const Row& r : rows) {
     const char* got = gpuopt_dtype_name(r.dtype);
     ASSERT_NE(got, nullptr) << static_cast<int>(r.dtype);

@@ -19,8 +19,11 @@ from ._ops import (axpy, gdn_backward, gdn_forward, gdn_workspace_size, gemm, ma
                    plan_matmul, plan_reduce, plan_transpose, reduce, reduce_array,
                    reduce_result_dtype, segmented_sort, segmented_sort_workspace_size, stencil,
                    sum, transpose, transpose_array)
-from ._types import (Allocator, DeviceInfo, GdnDesc, GemmDesc, ReduceDesc, SegmentedSortDesc,
-                     StencilDesc, TransposeDesc, VariantInfo)
+from ._types import (Allocator, DeviceInfo, DistDesc, GdnDesc, GemmDesc, GemmDistDesc,
+                     ReduceDesc, SegmentedSortDesc, StencilDesc, TransposeDesc, VariantInfo)
+from ._comm import (Comm, CommId, Grid, allgather, allreduce, broadcast, gather, gemm_dist,
+                    gemm_dist_workspace_size, group, local_shape, locate, nccl_version,
+                    reduce_dist, reduce_scatter, scatter)
 
 __version__ = "0.1.0"
 

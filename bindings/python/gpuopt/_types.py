@@ -187,6 +187,47 @@ class GdnDesc(_Sized):
     ]
 
 
+class CommId(ctypes.Structure):
+    """gpuopt_comm_id_t: a communicator's rendezvous id (128 opaque bytes)."""
+    _fields_ = [("bytes", ctypes.c_ubyte * 128)]
+
+
+class DistDesc(_Sized):
+    """gpuopt_dist_desc_t: a matrix distributed block-cyclically over a process grid."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("dtype", c_int),
+        ("rows", c_int64),
+        ("cols", c_int64),
+        ("row_block", c_int64),
+        ("col_block", c_int64),
+        ("grid_rows", c_int),
+        ("grid_cols", c_int),
+        ("ld", c_int64),
+    ]
+
+
+class GemmDistDesc(_Sized):
+    """gpuopt_gemm_dist_desc_t: C = alpha A B + beta C over a process grid (SUMMA)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("m", c_int64),
+        ("n", c_int64),
+        ("k", c_int64),
+        ("alpha", c_double),
+        ("beta", c_double),
+        ("a_type", c_int),
+        ("c_type", c_int),
+        ("compute", c_int),
+        ("mb", c_int64),
+        ("nb", c_int64),
+        ("kb", c_int64),
+        ("lda", c_int64),
+        ("ldb", c_int64),
+        ("ldc", c_int64),
+    ]
+
+
 #: Every struct of gpuopt.h by its C name (the layout test walks this).
 STRUCTS = {
     "gpuopt_device_info_t": DeviceInfo,
@@ -198,4 +239,7 @@ STRUCTS = {
     "gpuopt_stencil_desc_t": StencilDesc,
     "gpuopt_transpose_desc_t": TransposeDesc,
     "gpuopt_gdn_desc_t": GdnDesc,
+    "gpuopt_comm_id_t": CommId,
+    "gpuopt_dist_desc_t": DistDesc,
+    "gpuopt_gemm_dist_desc_t": GemmDistDesc,
 }

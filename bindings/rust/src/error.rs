@@ -32,6 +32,8 @@ pub enum Status {
     Internal,
     /// `GPUOPT_ERROR_WRONG_DEVICE`
     WrongDevice,
+    /// `GPUOPT_ERROR_COMM`: NCCL failed or a peer gave up.
+    Comm,
     /// A value this crate does not know (from a newer library).
     Unknown(i32),
 }
@@ -53,6 +55,7 @@ impl Status {
             sys::GPUOPT_ERROR_CUBLAS => Status::Cublas,
             sys::GPUOPT_ERROR_INTERNAL => Status::Internal,
             sys::GPUOPT_ERROR_WRONG_DEVICE => Status::WrongDevice,
+            sys::GPUOPT_ERROR_COMM => Status::Comm,
             other => Status::Unknown(other),
         })
     }
@@ -72,6 +75,7 @@ impl Status {
             Status::Cublas => sys::GPUOPT_ERROR_CUBLAS,
             Status::Internal => sys::GPUOPT_ERROR_INTERNAL,
             Status::WrongDevice => sys::GPUOPT_ERROR_WRONG_DEVICE,
+            Status::Comm => sys::GPUOPT_ERROR_COMM,
             Status::Unknown(raw) => raw,
         }
     }

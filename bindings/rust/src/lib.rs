@@ -33,6 +33,7 @@
 pub mod sys;
 
 mod buffer;
+mod comm;
 mod context;
 mod desc;
 mod error;
@@ -43,6 +44,7 @@ mod stream;
 mod types;
 
 pub use buffer::Buffer;
+pub use comm::{group, nccl_version, Comm, CommId};
 pub use context::{device_count, device_info, Context, DeviceAllocator, DeviceInfo, VariantInfo};
 pub use desc::{Gdn, Gemm, Reduce, SegmentedSort, Stencil, Transpose};
 pub use error::{last_error_message, Error, Result, Status};

@@ -37,6 +37,7 @@ pub const GPUOPT_ERROR_CUDA: gpuopt_status_t = 9;
 pub const GPUOPT_ERROR_CUBLAS: gpuopt_status_t = 10;
 pub const GPUOPT_ERROR_INTERNAL: gpuopt_status_t = 11;
 pub const GPUOPT_ERROR_WRONG_DEVICE: gpuopt_status_t = 12;
+pub const GPUOPT_ERROR_COMM: gpuopt_status_t = 13;
 
 // ---- Logging ----
 
@@ -319,6 +320,70 @@ pub struct gpuopt_gdn_desc_t {
     pub compute: gpuopt_compute_t,
 }
 
+// ---- Multi-GPU: communicators, collectives, grids, distributed GEMM ----
+
+/// Opaque `struct gpuopt_comm_s`.
+#[repr(C)]
+pub struct gpuopt_comm_s {
+    _private: [u8; 0],
+}
+/// `gpuopt_comm_t`.
+pub type gpuopt_comm_t = *mut gpuopt_comm_s;
+/// Opaque `struct gpuopt_grid_s`.
+#[repr(C)]
+pub struct gpuopt_grid_s {
+    _private: [u8; 0],
+}
+/// `gpuopt_grid_t`.
+pub type gpuopt_grid_t = *mut gpuopt_grid_s;
+
+pub const GPUOPT_COMM_ID_BYTES: c_int = 128;
+pub const GPUOPT_COMM_ID_HEX_SIZE: c_int = 257;
+pub const GPUOPT_COMM_SPLIT_NONE: c_int = -1;
+
+/// `gpuopt_comm_id_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct gpuopt_comm_id_t {
+    pub bytes: [u8; 128],
+}
+
+/// `gpuopt_dist_desc_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct gpuopt_dist_desc_t {
+    pub struct_size: usize,
+    pub dtype: gpuopt_dtype_t,
+    pub rows: i64,
+    pub cols: i64,
+    pub row_block: i64,
+    pub col_block: i64,
+    pub grid_rows: c_int,
+    pub grid_cols: c_int,
+    pub ld: i64,
+}
+
+/// `gpuopt_gemm_dist_desc_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct gpuopt_gemm_dist_desc_t {
+    pub struct_size: usize,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub a_type: gpuopt_dtype_t,
+    pub c_type: gpuopt_dtype_t,
+    pub compute: gpuopt_compute_t,
+    pub mb: i64,
+    pub nb: i64,
+    pub kb: i64,
+    pub lda: i64,
+    pub ldb: i64,
+    pub ldc: i64,
+}
+
 extern "C" {
     // Version, status and errors
     pub fn gpuopt_version() -> c_int;
@@ -548,6 +613,149 @@ extern "C" {
         dx: *mut f32,
         dbeta: *mut f32,
         dgamma: *mut f32,
+        workspace: *mut c_void,
+        workspace_bytes: usize,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_nccl_version(version: *mut c_int) -> gpuopt_status_t;
+    pub fn gpuopt_comm_id_create(id: *mut gpuopt_comm_id_t) -> gpuopt_status_t;
+    pub fn gpuopt_comm_id_to_hex(
+        id: *const gpuopt_comm_id_t,
+        hex: *mut c_char,
+        size: usize,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_id_from_hex(
+        hex: *const c_char,
+        id: *mut gpuopt_comm_id_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_create(
+        ctx: gpuopt_context_t,
+        id: *const gpuopt_comm_id_t,
+        nranks: c_int,
+        rank: c_int,
+        comm: *mut gpuopt_comm_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_create_local(
+        ctxs: *const gpuopt_context_t,
+        count: c_int,
+        comms: *mut gpuopt_comm_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_split(
+        comm: gpuopt_comm_t,
+        color: c_int,
+        key: c_int,
+        out: *mut gpuopt_comm_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_comm_rank(comm: gpuopt_comm_t, rank: *mut c_int) -> gpuopt_status_t;
+    pub fn gpuopt_comm_size(comm: gpuopt_comm_t, size: *mut c_int) -> gpuopt_status_t;
+    pub fn gpuopt_comm_device(comm: gpuopt_comm_t, device: *mut c_int) -> gpuopt_status_t;
+    pub fn gpuopt_comm_set_checked(comm: gpuopt_comm_t, checked: c_int) -> gpuopt_status_t;
+    pub fn gpuopt_comm_status(comm: gpuopt_comm_t) -> gpuopt_status_t;
+    pub fn gpuopt_comm_abort(comm: gpuopt_comm_t) -> gpuopt_status_t;
+    pub fn gpuopt_comm_destroy(comm: gpuopt_comm_t) -> gpuopt_status_t;
+    pub fn gpuopt_group_begin() -> gpuopt_status_t;
+    pub fn gpuopt_group_end() -> gpuopt_status_t;
+    pub fn gpuopt_allreduce(
+        comm: gpuopt_comm_t,
+        stream: gpuopt_stream_t,
+        dtype: gpuopt_dtype_t,
+        op: gpuopt_reduce_op_t,
+        send: *const c_void,
+        recv: *mut c_void,
+        count: i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_reduce_scatter(
+        comm: gpuopt_comm_t,
+        stream: gpuopt_stream_t,
+        dtype: gpuopt_dtype_t,
+        op: gpuopt_reduce_op_t,
+        send: *const c_void,
+        recv: *mut c_void,
+        recv_count: i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_allgather(
+        comm: gpuopt_comm_t,
+        stream: gpuopt_stream_t,
+        dtype: gpuopt_dtype_t,
+        send: *const c_void,
+        recv: *mut c_void,
+        send_count: i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_broadcast(
+        comm: gpuopt_comm_t,
+        stream: gpuopt_stream_t,
+        dtype: gpuopt_dtype_t,
+        send: *const c_void,
+        recv: *mut c_void,
+        count: i64,
+        root: c_int,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_reduce_dist(
+        comm: gpuopt_comm_t,
+        stream: gpuopt_stream_t,
+        desc: *const gpuopt_reduce_desc_t,
+        input: *const c_void,
+        out: *mut c_void,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_grid_create(
+        comm: gpuopt_comm_t,
+        grid_rows: c_int,
+        grid_cols: c_int,
+        grid: *mut gpuopt_grid_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_grid_info(
+        grid: gpuopt_grid_t,
+        grid_rows: *mut c_int,
+        grid_cols: *mut c_int,
+        my_row: *mut c_int,
+        my_col: *mut c_int,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_grid_destroy(grid: gpuopt_grid_t) -> gpuopt_status_t;
+    pub fn gpuopt_dist_local_shape(
+        desc: *const gpuopt_dist_desc_t,
+        grid_row: c_int,
+        grid_col: c_int,
+        local_rows: *mut i64,
+        local_cols: *mut i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_dist_locate(
+        desc: *const gpuopt_dist_desc_t,
+        i: i64,
+        j: i64,
+        grid_row: *mut c_int,
+        grid_col: *mut c_int,
+        local_i: *mut i64,
+        local_j: *mut i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_dist_scatter(
+        grid: gpuopt_grid_t,
+        stream: gpuopt_stream_t,
+        desc: *const gpuopt_dist_desc_t,
+        root: c_int,
+        src: *const c_void,
+        ld_src: i64,
+        local: *mut c_void,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_dist_gather(
+        grid: gpuopt_grid_t,
+        stream: gpuopt_stream_t,
+        desc: *const gpuopt_dist_desc_t,
+        root: c_int,
+        local: *const c_void,
+        dst: *mut c_void,
+        ld_dst: i64,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_gemm_dist_workspace_size(
+        grid: gpuopt_grid_t,
+        desc: *const gpuopt_gemm_dist_desc_t,
+        bytes: *mut usize,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_gemm_dist(
+        grid: gpuopt_grid_t,
+        stream: gpuopt_stream_t,
+        desc: *const gpuopt_gemm_dist_desc_t,
+        a: *const c_void,
+        b: *const c_void,
+        c: *mut c_void,
         workspace: *mut c_void,
         workspace_bytes: usize,
     ) -> gpuopt_status_t;

@@ -300,3 +300,21 @@ fn with_device_threads_and_graph_update() {
     assert_eq!(e.status, Status::InvalidArgument);
     stream.synchronize().unwrap();
 }
+
+#[test]
+fn comm_id_hex_round_trips_and_bad_text_is_refused() {
+    let mut raw = gpuopt::sys::gpuopt_comm_id_t { bytes: [0; 128] };
+    for (i, b) in raw.bytes.iter_mut().enumerate() {
+        *b = (i * 37) as u8;
+    }
+    let id = gpuopt::CommId(raw);
+    let hex = id.to_hex().unwrap();
+    assert_eq!(hex.len(), 256);
+    assert_eq!(gpuopt::CommId::from_hex(&hex).unwrap().0.bytes, raw.bytes);
+    let err = gpuopt::CommId::from_hex("12").unwrap_err();
+    assert_eq!(err.status, gpuopt::Status::InvalidArgument);
+    match gpuopt::nccl_version() {
+        Ok(v) => assert!(v >= 21800),
+        Err(e) => assert_eq!(e.status, gpuopt::Status::Unsupported),
+    }
+}

@@ -196,6 +196,41 @@ fn structs_match_the_c_layout() {
             compute,
         }
     );
+    rust_layout!(rust, gpuopt_comm_id_t { bytes });
+    rust_layout!(
+        rust,
+        gpuopt_dist_desc_t {
+            struct_size,
+            dtype,
+            rows,
+            cols,
+            row_block,
+            col_block,
+            grid_rows,
+            grid_cols,
+            ld,
+        }
+    );
+    rust_layout!(
+        rust,
+        gpuopt_gemm_dist_desc_t {
+            struct_size,
+            m,
+            n,
+            k,
+            alpha,
+            beta,
+            a_type,
+            c_type,
+            compute,
+            mb,
+            nb,
+            kb,
+            lda,
+            ldb,
+            ldc,
+        }
+    );
     let c = c_layout();
     // Enums are int-sized in C as sys.rs declares them (checked where the C program prints it).
     if c.contains_key("gpuopt_status_t sizeof") {
