@@ -68,7 +68,12 @@ gpuopt_status_t summa(const char* fn, Grid& g, Stream& s, const gpuopt_gemm_dist
   auto panels = [&](std::int64_t t) -> gpuopt_status_t {
     const int buf = static_cast<int>(t % 2);
     const std::int64_t kt = d.k - t * d.kb < d.kb ? d.k - t * d.kb : d.kb;
-    GPUOPT_TRY_CUDA(cudaStreamWaitEvent(g.side, g.done[buf], 0), fn, "cudaStreamWaitEvent");
+    // Buffer reuse waits for step t - 2's product. Steps 0 and 1 need no wait: the fork below
+    // already orders the side stream after every earlier product on the caller's stream, and
+    // waiting on an event recorded before a graph capture began would break the capture
+    // (cudaErrorStreamCaptureIsolation).
+    if (t >= 2)
+      GPUOPT_TRY_CUDA(cudaStreamWaitEvent(g.side, g.done[buf], 0), fn, "cudaStreamWaitEvent");
     // A: columns [t kb, t kb + kt) live on grid column t mod pc at local column (t / pc) kb.
     const int a_owner = static_cast<int>(t % g.cols);
     const char* a_local = static_cast<const char*>(A) + (t / g.cols) * d.kb * d.lda * e;
