@@ -74,7 +74,10 @@ def size(lib):
             f.seek(off)
             blob = f.read(length)
         for kind, arch, stored, full in fatbin_entries(blob):
+            # The header's arch field has no room for the "a" of sm_90a: gpuopt's only sm_90
+            # SASS is sm_90a (cmake/GpuoptArchitectures.cmake), so it is named so.
             key = ("sm_%d" if kind == 2 else "compute_%d" if kind == 1 else "kind%d_%%d" % kind) % arch
+            key = "sm_90a" if key == "sm_90" else key
             a = per_arch.setdefault(key, {"bytes": 0, "uncompressed_bytes": 0, "entries": 0})
             a["bytes"] += stored
             a["uncompressed_bytes"] += full
