@@ -82,6 +82,15 @@ same_hash() {
   cmp -s "$OUT/hash-one-process.txt" "$OUT/hash-two-processes.txt"
 }
 step bitwise_1_vs_2_processes same_hash
+# Python: torch tensors of every GPU through gpuopt.Comm.create_local (77: no torch there).
+python_torch() {
+  local rc=0
+  env PYTHONPATH="$ROOT/bindings/python" GPUOPT_LIBRARY="$B/src/libgpuopt.so" \
+    "${PYTHON:-python3}" "$ROOT/bindings/python/tests/test_multi_gpu_torch.py" -v || rc=$?
+  [ "$rc" -eq 77 ] && return 0
+  return "$rc"
+}
+step python_torch_collectives python_torch
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   step bench env GPUOPT_GIT="${GPUOPT_GIT:-unknown}" timeout 480 "$B/bench/gpuopt-bench" \

@@ -15,7 +15,9 @@ Byte arrays (uint8 / int8: DLPack code 1 or 0 with 8 bits, typestr ``|u1`` / ``|
 as untyped memory, dtype BYTES: fine for workspaces and byte buffers, refused (element_dtype())
 wherever the operation needs an element type of gpuopt_dtype_t.
 """
+import contextlib
 import ctypes
+import sys
 
 from . import _constants as k
 
@@ -213,16 +215,43 @@ def as_device_array(obj, stream=None):
             stream.wait_for_native(int(producer))
         return info
     if hasattr(obj, "__dlpack__"):
-        if stream is None:
-            capsule = obj.__dlpack__()
-        else:
-            native = stream.native
-            capsule = obj.__dlpack__(stream=-1 if capturing else (native or 1))
+        dev_type, dev_id = _dlpack_device(obj)
+        if dev_type == _DLPACK_CPU:
+            raise TypeError(f"gpuopt: this {type(obj).__name__} is in host memory (DLPack device "
+                            "CPU); gpuopt operations take device memory")
+        with _producer_device(obj, dev_type, dev_id):
+            if stream is None:
+                capsule = obj.__dlpack__()
+            else:
+                native = stream.native
+                capsule = obj.__dlpack__(stream=-1 if capturing else (native or 1))
         info = parse_dlpack_capsule(capsule)
         info.keepalive = (capsule, obj)
         return info
     raise TypeError(f"gpuopt: {type(obj).__name__} is not a device array (it has neither "
                     "__cuda_array_interface__ nor __dlpack__)")
+
+
+_DLPACK_CPU, _DLPACK_CUDA = 1, 2
+
+
+def _dlpack_device(obj):
+    """(device type, device id) from __dlpack_device__, or (None, None) without it."""
+    try:
+        dev_type, dev_id = obj.__dlpack_device__()
+        return int(dev_type), int(dev_id)
+    except (AttributeError, TypeError, ValueError):
+        return None, None
+
+
+def _producer_device(obj, dev_type, dev_id):
+    """A context in which the producer exports a tensor of another GPU than the current one:
+    PyTorch's __dlpack__(stream=...) refuses a tensor of device d unless d is torch's current
+    device, so a communicator's ranks on several GPUs each set theirs. Other producers: none."""
+    torch = sys.modules.get("torch")
+    if dev_type == _DLPACK_CUDA and torch is not None and isinstance(obj, torch.Tensor):
+        return torch.cuda.device(dev_id)
+    return contextlib.nullcontext()
 
 
 def element_dtype(info, what):
