@@ -59,20 +59,6 @@ void fill(std::vector<unsigned char>* v, gpuopt_dtype_t t, int64_t count, uint64
   }
 }
 
-double as_double(gpuopt_dtype_t t, const unsigned char* p) {
-  if (t == GPUOPT_DTYPE_F64) {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  if (t == GPUOPT_DTYPE_F32) {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  return multi::decode(t, p);
-}
-
 class Dist : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -260,8 +246,8 @@ class Dist : public ::testing::Test {
     const size_t ec = multi::dtype_bytes(p.c_type);
     double num = 0, den = 0;
     for (int64_t i = 0; i < p.m * p.n; ++i) {
-      const double a = as_double(p.c_type, &got[static_cast<size_t>(i) * ec]);
-      const double b = as_double(p.c_type, &ref[static_cast<size_t>(i) * ec]);
+      const double a = multi::decode(p.c_type, &got[static_cast<size_t>(i) * ec]);
+      const double b = multi::decode(p.c_type, &ref[static_cast<size_t>(i) * ec]);
       num += (a - b) * (a - b);
       den += b * b;
     }
