@@ -634,7 +634,9 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   inject_tile_ = -1;
   PlanInput in = plan_input(call, options_, devices_.size());
   sh.plan = plan_tiles(in);
-  if (call.k > 0 && in.order != Order::kTiles && (parts(sh.plan) > 1 || devices_.size() > 1)) {
+  // One tile on one device gains nothing from a panel: no need to ask the devices for memory.
+  const bool may_gain = parts(sh.plan) > 1 || devices_.size() > 1 || in.order == Order::kPanels;
+  if (call.k > 0 && in.order != Order::kTiles && may_gain) {
     in.panel_budget = panel_budget(devices_);
     sh.plan = plan_gemm(in);
     if (sh.plan.order == Order::kPanels &&
