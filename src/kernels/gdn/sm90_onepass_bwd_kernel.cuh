@@ -45,8 +45,15 @@
 
 #include <cstdint>
 
+#include "arch/sm90/cluster.cuh"
+#include "arch/sm90/fence.cuh"
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/named_barrier.cuh"
+#include "arch/sm90/registers.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
+#include "arch/sm90/wgmma.cuh"
 #include "kernels/gdn/gdn_math.cuh"
-#include "kernels/gemm/sm90_ptx.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_kernel.cuh"
 
 namespace gpuopt {
@@ -380,7 +387,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           }
         }
         release_slot(sdi);  // dy(i) read: the slot takes x(i + 1)
-        fence_proxy_async_smem();
+        fence_proxy_async_shared();
         named_sync(1, 256);
         // dbeta: channel kcol's t summed over the tile's rows in a fixed order (rows r % 4 in
         // four sums, then those in order: a quarter of the dependent adds).

@@ -22,7 +22,14 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/gemm/sm90_ptx.cuh"
+#include "arch/sm90/cluster.cuh"
+#include "arch/sm90/fence.cuh"
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/named_barrier.cuh"
+#include "arch/sm90/registers.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
+#include "arch/sm90/wgmma.cuh"
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
 
 namespace gpuopt {
@@ -662,7 +669,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const std::uint32_t off = unit + i * (128 * kConsumers * 16);
             sts128(sl + off, tf32_low_parts(lds128(sq + off)));
           }
-          fence_proxy_async_smem();
+          fence_proxy_async_shared();
           named_sync(kQsBar, 128 * kConsumers);
           fence_operands(d);
           wgmma_fence();

@@ -1,8 +1,10 @@
-// Hopper (sm_90a) PTX wrappers for the sm90_tma_wgmma GEMM: mbarriers, TMA tensor loads, wgmma
-// descriptors and the m64n256 wgmma instructions, setmaxnreg. Every wrapper compiles only where
-// __CUDA_ARCH_FEAT_SM90_ALL is defined (the sm_90a pass); elsewhere the callers' bodies are empty.
+// Warpgroup matrix multiply-accumulate (wgmma, sm_90a): shared-memory matrix descriptors, the
+// fence / commit / wait of the asynchronous window, compiler fences keeping accumulator and
+// register operands in place across it, and the mma_async shapes the kernels use (bf16 and f16
+// m64n128k16 / m64n256k16 with transpose immediates; tf32 m64n64k8 / m64n256k8 from shared
+// memory; tf32 m64n128k8 / m64n256k8 with A from registers). MmaFor<T> picks the flavour of an
+// input type.
 #pragma once
-#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -12,178 +14,6 @@ namespace gpuopt {
 namespace sm90 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-
-__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// ---- mbarrier ------------------------------------------------------------------------------
-
-__device__ __forceinline__ void mbar_init(std::uint32_t bar, std::uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-// Makes the initialised barriers visible to the async proxy (TMA) and the other threads (a
-// __syncthreads follows).
-__device__ __forceinline__ void mbar_init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-
-// One arrival plus `bytes` of expected transactions (the TMA copies complete them).
-__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, std::uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
-// Arrives on the barrier at the same shared offset in CTA `cta` of the cluster (default
-// semantics, as CUTLASS's ClusterBarrier: the stage's readers are wgmma, already complete).
-__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t bar, std::uint32_t cta) {
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
-      "}\n" ::"r"(bar),
-      "r"(cta)
-      : "memory");
-}
-
-// ---- clusters -------------------------------------------------------------------------------
-
-__device__ __forceinline__ std::uint32_t cluster_ctarank() {
-  std::uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-
-// Full cluster barrier (every thread of every CTA of the cluster; threads may be diverged).
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// Every thread of the kCluster CTAs meets (kCluster 1: of this CTA): after the barriers'
-// initialisation, before any multicast or remote arrive can reach them.
-template <int kCluster>
-__device__ __forceinline__ void cluster_or_cta_sync() {
-  if constexpr (kCluster > 1)
-    cluster_sync();
-  else
-    __syncthreads();
-}
-
-// One warp hands a ring stage back: lane 0 arrives on the barrier at the same shared offset in
-// every CTA of the cluster (each CTA's producer multicasts into all of them), or on this CTA's.
-template <int kCluster>
-__device__ __forceinline__ void release_stage(std::uint32_t bar) {
-  if ((threadIdx.x & 31) != 0) return;
-  if constexpr (kCluster > 1) {
-#pragma unroll
-    for (int c = 0; c < kCluster; ++c) mbar_arrive_cluster(bar, c);
-  } else {
-    mbar_arrive(bar);
-  }
-}
-
-// Waits until the phase of parity `parity` has completed (returns at once on a fresh barrier
-// when parity == 1: the phase "before" the first counts as complete).
-__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  do {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
-// Named barriers between the two consumer warpgroups (ids 1 and 2; 0 is __syncthreads): the
-// waiting warpgroup's bar.sync completes once the other's 128 threads have called bar.arrive.
-__device__ __forceinline__ void named_sync(std::uint32_t id, std::uint32_t threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-__device__ __forceinline__ void named_arrive(std::uint32_t id, std::uint32_t threads) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
-// ---- TMA ------------------------------------------------------------------------------------
-
-__device__ __forceinline__ void tma_prefetch_desc(const CUtensorMap* map) {
-  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
-}
-
-// 3D tiled load of the box at {c0, c1, c2} into shared memory at dst, completing on bar.
-__device__ __forceinline__ void tma_load_3d(std::uint32_t dst, const CUtensorMap* map,
-                                            std::uint32_t bar, int c0, int c1, int c2) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
-      : "memory");
-}
-
-// L2 eviction policies for the cache-hinted loads below (createpolicy, the whole access).
-__device__ __forceinline__ std::uint64_t l2_evict_first() {
-  std::uint64_t p;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-  return p;
-}
-__device__ __forceinline__ std::uint64_t l2_evict_last() {
-  std::uint64_t p;
-  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
-  return p;
-}
-
-// tma_load_3d with an L2 eviction policy (l2_evict_first / l2_evict_last).
-__device__ __forceinline__ void tma_load_3d_hint(std::uint32_t dst, const CUtensorMap* map,
-                                                 std::uint32_t bar, int c0, int c1, int c2,
-                                                 std::uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      ".L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "l"(policy)
-      : "memory");
-}
-
-// The same load delivered to the same shared offsets (data and barrier) of every CTA in mask.
-__device__ __forceinline__ void tma_load_3d_multicast(std::uint32_t dst, const CUtensorMap* map,
-                                                      std::uint32_t bar, int c0, int c1, int c2,
-                                                      std::uint16_t mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "h"(mask)
-      : "memory");
-}
-
-// Prefetch of the 3D box at {c0, c1, c2} into L2 (no shared memory, no barrier).
-__device__ __forceinline__ void tma_prefetch_l2_3d(const CUtensorMap* map, int c0, int c1, int c2) {
-  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
-}
-
-// ---- registers ------------------------------------------------------------------------------
-
-template <std::uint32_t kRegs>
-__device__ __forceinline__ void setmaxnreg_dec() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
-}
-template <std::uint32_t kRegs>
-__device__ __forceinline__ void setmaxnreg_inc() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
-}
-
-// ---- wgmma ----------------------------------------------------------------------------------
 
 // Shared-memory matrix descriptor for the 128-byte swizzle: start address, leading and stride
 // byte offsets (PTX "matrix descriptor format"; base offset 0: every tile starts 1024-aligned).
@@ -344,44 +174,6 @@ struct WgmmaTf32Rs {
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
   }
 };
-
-// Two consecutive 32-bit words from shared memory (8-byte aligned address).
-__device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std::uint32_t& y) {
-  asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");
-}
-
-// Two consecutive 32-bit words to shared memory (8-byte aligned address).
-__device__ __forceinline__ void sts64(std::uint32_t addr, std::uint32_t x, std::uint32_t y) {
-  asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(x), "r"(y) : "memory");
-}
-
-// One 32-bit word from shared memory.
-__device__ __forceinline__ std::uint32_t lds32(std::uint32_t addr) {
-  std::uint32_t x;
-  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(x) : "r"(addr) : "memory");
-  return x;
-}
-
-// Four consecutive 32-bit words from / to shared memory (16-byte aligned address).
-__device__ __forceinline__ uint4 lds128(std::uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "r"(addr)
-               : "memory");
-  return v;
-}
-__device__ __forceinline__ void sts128(std::uint32_t addr, uint4 v) {
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),
-               "r"(v.w)
-               : "memory");
-}
-
-// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (wgmma
-// operands read from shared memory), before the barrier that publishes them.
-__device__ __forceinline__ void fence_proxy_async_smem() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
 
 // Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).
 template <int kN>
