@@ -17,11 +17,9 @@ namespace sm90 {
 template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, bool kSwap,
           bool kPP, class Hook = IdentityHook>
 gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook& hook = Hook{}) {
-  auto* kernel =
-      gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
-  constexpr int kSmem = Hook::kPResident              ? kResSmemBytes
-                        : HookQSplitSmem<Hook>::value ? kQsSmemBytes
-                                                      : kSmemBytes;
+  using K = KernelCfg<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
+  auto* kernel = gemm_sm90_tma_wgmma_kernel<K>;
+  constexpr int kSmem = K::kSmem;
   // Host-side attribute, no stream work: fine during graph capture. It stays with the kernel in
   // the device's context, so it is set once per device (this function is one per kernel).
   static std::atomic<bool> smem_raised[kMaxDevices];
