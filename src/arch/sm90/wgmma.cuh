@@ -75,52 +75,34 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
 
 // D(64x256, f32) (+)= A(64xK) * B(Kx256) from shared memory, K = 16 (16-bit types) or 8 (tf32).
 // scale_d == 0 overwrites D. kTransA/kTransB: 1 = operand stored MN-major (16-bit types only).
-struct WgmmaBf16 {
-  // D(64x128) variant (ping-pong tiles): 64 accumulators per thread.
-  template <int kTransA, int kTransB>
-  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
-                                             std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " GPUOPT_WG_REGS64
-        ", %64, %65, p, 1, 1, %67, %68;\n}\n"
-        : GPUOPT_WG_D64
-        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-  template <int kTransA, int kTransB>
-  static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
-                                             std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " GPUOPT_WG_REGS128
-        ", %128, %129, p, 1, 1, %131, %132;\n}\n"
-        : GPUOPT_WG_D128
-        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
-
-struct WgmmaF16 {
-  template <int kTransA, int kTransB>
-  static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db,
-                                             std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " GPUOPT_WG_REGS64
-        ", %64, %65, p, 1, 1, %67, %68;\n}\n"
-        : GPUOPT_WG_D64
-        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-  template <int kTransA, int kTransB>
-  static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
-                                             std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " GPUOPT_WG_REGS128
-        ", %128, %129, p, 1, 1, %131, %132;\n}\n"
-        : GPUOPT_WG_D128
-        : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
+// The 16-bit flavours differ only in the type of their operands (T: "bf16" or "f16").
+#define GPUOPT_WGMMA_16BIT(Name, T)                                                                \
+  struct Name {                                                                                    \
+    /* D(64x128) variant (ping-pong tiles): 64 accumulators per thread. */                         \
+    template <int kTransA, int kTransB>                                                            \
+    static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db, \
+                                               std::uint32_t scale_d) {                            \
+      asm volatile(                                                                                \
+          "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                             \
+          "wgmma.mma_async.sync.aligned.m64n128k16.f32." T "." T " " GPUOPT_WG_REGS64              \
+          ", %64, %65, p, 1, 1, %67, %68;\n}\n"                                                    \
+          : GPUOPT_WG_D64                                                                          \
+          : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));                           \
+    }                                                                                              \
+    template <int kTransA, int kTransB>                                                            \
+    static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da,                  \
+                                               std::uint64_t db, std::uint32_t scale_d) {          \
+      asm volatile(                                                                                \
+          "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                            \
+          "wgmma.mma_async.sync.aligned.m64n256k16.f32." T "." T " " GPUOPT_WG_REGS128             \
+          ", %128, %129, p, 1, 1, %131, %132;\n}\n"                                                \
+          : GPUOPT_WG_D128                                                                         \
+          : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));                           \
+    }                                                                                              \
+  };
+GPUOPT_WGMMA_16BIT(WgmmaBf16, "bf16")
+GPUOPT_WGMMA_16BIT(WgmmaF16, "f16")
+#undef GPUOPT_WGMMA_16BIT
 
 // tf32 takes no transpose immediates: both operands must be K-major.
 struct WgmmaTf32 {
