@@ -644,7 +644,8 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
       sh.plan = plan_tiles(in);
   }
   r.tiles = parts(sh.plan);
-  r.plan = describe(sh.plan);
+  r.plan = describe(sh.plan) + ", " + std::to_string(options_.streams_per_device) +
+           (options_.streams_per_device == 1 ? " worker" : " workers") + " per GPU";
   sh.done.assign(static_cast<size_t>(r.tiles), 0);
   if (r.tiles == 0) return r;
   if (call.k <= 0) {  // nothing to multiply: C = beta C is the CPU's (no copy is worth it)

@@ -87,7 +87,7 @@ struct Result {
   int64_t tiles = 0;      // tiles of the call
   int64_t cpu_tiles = 0;  // tiles redone by CpuTile after a failure
   std::string error;      // the first failure, when !ok
-  std::string plan;       // the order it ran in, with the model's figures (tile_plan.hpp describe)
+  std::string plan;  // the order it ran in, the model's figures (tile_plan.hpp describe), workers
 };
 
 class Pipeline {
