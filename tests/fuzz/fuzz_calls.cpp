@@ -212,6 +212,34 @@ gpuopt_status_t last_error_message(World&, FuzzInput& in) {
   return st == GPUOPT_ERROR_INVALID_ARGUMENT ? GPUOPT_SUCCESS : st;
 }
 
+// The tuning cache: attach (NULL, "", a missing file, a directory), count, and gpuopt_tune with
+// fuzzed arguments (device-less: it stops at its first CUDA call, after validation).
+gpuopt_status_t tune_call(void* user) {
+  World& w = *static_cast<World*>(user);
+  return gpuopt_axpy(w.ctx[0], w.stream[0], GPUOPT_DTYPE_F32, 4, 1.0, nullptr, 1, nullptr, 1);
+}
+gpuopt_status_t tune(World& w, FuzzInput& in) {
+  gpuopt_context_t c = w.any_ctx(in);
+  switch (in.pick(3)) {
+    case 0: {
+      const char* const paths[] = {nullptr, "", "/nonexistent/gpuopt-fuzz.cache", "/"};
+      return gpuopt_context_set_tune_cache(c, paths[in.pick(4)]);
+    }
+    case 1: {
+      int n = 0;
+      return gpuopt_context_tune_cache_entries(c, maybe(in, &n));
+    }
+    default: {
+      DescBlock<gpuopt_tune_result_t> b;
+      b.d.struct_size = struct_size(in, sizeof b.d);
+      if (b.d.struct_size > sizeof b) b.d.struct_size = sizeof b;
+      const auto op = static_cast<gpuopt_op_t>(in.small_int());
+      return gpuopt_tune(c, w.any_stream(in), op, in.pick(8) ? tune_call : nullptr, &w, in.real(),
+                         in.pick(16) ? &b.d : nullptr);
+    }
+  }
+}
+
 gpuopt_status_t axpy(World& w, FuzzInput& in) {
   gpuopt_context_t c = w.any_ctx(in);
   gpuopt_stream_t s = w.any_stream(in);
@@ -378,6 +406,7 @@ const std::vector<Call>& calls() {
       {"gpuopt_", variants},
       {"gpuopt_", names},
       {"gpuopt_", last_error_message},
+      {"gpuopt_", tune},
       {"gpuopt_axpy", axpy},
       {"gpuopt_gemm", gemm},
       {"gpuopt_reduce", reduce},

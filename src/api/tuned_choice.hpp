@@ -1,0 +1,35 @@
+// The tuning cache's two hooks into run_dispatched (dispatch.hpp): the variant gpuopt_tune is
+// timing on this thread, and the variant the context's tuning cache records for the problem's
+// class. Both cost one load when unused (no cache attached, no gpuopt_tune running).
+#pragma once
+#include "api/tune_keys.hpp"
+#include "runtime/context.hpp"
+#include "runtime/registry.hpp"
+#include "runtime/tune_probe.hpp"
+
+namespace gpuopt {
+
+// Inside gpuopt_tune's callback on this thread (same op): notes the problem's class and returns
+// the variant being timed. Otherwise `forced`.
+template <class Problem>
+int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int forced) {
+  TuneProbe* probe = t_tune_probe;
+  if (!probe || probe->op != op) return forced;
+  probe->note(tune_key(p, dtype));
+  return probe->variant;
+}
+
+// The variant the context's tuning cache records for p's class when it can run p; -1 otherwise
+// (no cache, class not tuned, or the recorded variant refuses this particular problem: the
+// preference rules decide then).
+template <class Problem>
+int tuned_choice(const Context& ctx, gpuopt_op_t op, const Variant<Problem>* table, int count,
+                 const Problem& p, gpuopt_dtype_t dtype) {
+  const TuneTable* t = ctx.tune.table();
+  if (!t) return -1;
+  const int i = t->find(op, tune_key(p, dtype));
+  if (i < 0 || i >= count || refusal(table[i], p, dtype, ctx.desc)) return -1;
+  return i;
+}
+
+}  // namespace gpuopt
