@@ -176,7 +176,10 @@ int run(Options opt) {
     const std::vector<SortGroup> sort_groups = plan_segmented_sort(sort_opt, sort_table);
     total += segmented_sort_row_count(sort_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
-    if (opt.tune) total += static_cast<int>(gemm_groups.size());  // a gpuopt_tune step each
+    if (opt.tune) {  // a gpuopt_tune step per group of the tuned ops
+      total += static_cast<int>(gemm_groups.size() + reduce_groups.size() + stencil_groups.size() +
+                                transpose_groups.size() + sort_groups.size());
+    }
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
 

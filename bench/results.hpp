@@ -28,7 +28,7 @@ struct Options {
   bool require_bars = false;  // exit 3 when a bar is missed
   bool help = false;
   bool list_suites = false;  // --list-suites: print the default-suite table and exit
-  bool tune = false;         // --tune[=FILE]: tune each gemm group and write the cache
+  bool tune = false;         // --tune[=FILE]: tune each group's problem, write the cache
   std::string tune_path;     // --tune's FILE ("": tune-<device>.cache in the current directory)
   std::string tune_cache;    // --tune-cache FILE: run with this tuning cache attached
   std::string command_line;

@@ -407,22 +407,6 @@ void time_pair(BenchEnv& env, const GemmGroup& g, const Operands& o, Row* own, R
   own->paired_ratio = median(vendor_ms) / median(own_ms);
 }
 
-// --tune: gpuopt_tune on the group's problem (the operands of its rows; C is overwritten), which
-// records the fastest variant for the problem's class in the tuning cache file.
-void tune_group(BenchEnv& env, const GemmGroup& g, const Operands& o) {
-  const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
-  env.progress.start(label(g, "gpuopt_tune"));
-  try {
-    env.progress.finish(tune_problem(env, GPUOPT_OP_GEMM, [&] {
-      gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr());
-    }));
-  } catch (const BenchError& e) {
-    env.tuning_errors.push_back(label(g, "gpuopt_tune") + ": " + e.what());
-    env.note_error();
-    env.progress.finish(std::string("ERROR ") + e.what());
-  }
-}
-
 // The usable rows of a group that the bar compares: fastest own variant and the vendor.
 void pair_rows(std::vector<Row>* rows, std::size_t first, Row** own, Row** vendor) {
   *own = *vendor = nullptr;
@@ -475,7 +459,9 @@ void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
       env.progress.finish(std::string("ERROR ") + e.what());
     }
   }
-  if (env.opt.tune && !env.broken() && setup_error.empty()) tune_group(env, g, o);
+  const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
+  tune_step(env, setup_error, "gemm " + g.cfg.name + " " + gemm_shape_name(g), GPUOPT_OP_GEMM,
+            [&] { gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr()); });
   env.restore_auto(GPUOPT_OP_GEMM);
 }
 

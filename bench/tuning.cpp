@@ -23,6 +23,20 @@ gpuopt_status_t call_once(void* user) {
   }
 }
 
+// gpuopt_tune of op on the problem `call` runs; the progress summary. Throws BenchError.
+std::string tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call) {
+  gpuopt_tune_result_t r{};
+  r.struct_size = sizeof r;
+  const gpuopt_status_t st =
+      gpuopt_tune(env.ctx, env.stream, op, call_once, const_cast<std::function<void()>*>(&call),
+                  kTuneBudgetSeconds, &r);
+  if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "fastest %s, %.4f ms (%d timed, %d refused)", r.variant, r.ms,
+                r.timed, r.refused);
+  return buf;
+}
+
 }  // namespace
 
 std::string device_slug(const std::string& name) {
@@ -54,7 +68,7 @@ void tuning_setup(gpuopt_context_t ctx, const Options& opt, const gpuopt_device_
       throw BenchError(GPUOPT_ERROR_INVALID_ARGUMENT,
                        "--tune: cannot replace " + t->file + ": " + std::strerror(errno));
     GPUOPT_CHECK(gpuopt_context_set_tune_cache(ctx, t->file.c_str()));
-    std::fprintf(stderr, "[bench] tuning: each gemm group's problem, into %s\n", t->file.c_str());
+    std::fprintf(stderr, "[bench] tuning: each group's problem, into %s\n", t->file.c_str());
   } else if (!opt.tune_cache.empty()) {
     t->mode = "used";
     t->file = opt.tune_cache;
@@ -73,17 +87,17 @@ void tuning_setup(gpuopt_context_t ctx, const Options& opt, const gpuopt_device_
   }
 }
 
-std::string tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call) {
-  gpuopt_tune_result_t r{};
-  r.struct_size = sizeof r;
-  const gpuopt_status_t st =
-      gpuopt_tune(env.ctx, env.stream, op, call_once, const_cast<std::function<void()>*>(&call),
-                  kTuneBudgetSeconds, &r);
-  if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "fastest %s, %.4f ms (%d timed, %d refused)", r.variant, r.ms,
-                r.timed, r.refused);
-  return buf;
+void tune_step(BenchEnv& env, const std::string& setup_error, const std::string& label,
+               gpuopt_op_t op, const std::function<void()>& call) {
+  if (!env.opt.tune || env.broken() || !setup_error.empty()) return;
+  env.progress.start(label + " gpuopt_tune");
+  try {
+    env.progress.finish(tune_problem(env, op, call));
+  } catch (const BenchError& e) {
+    env.tuning_errors.push_back(label + ": gpuopt_tune: " + e.what());
+    env.note_error();
+    env.progress.finish(std::string("ERROR ") + e.what());
+  }
 }
 
 }  // namespace bench

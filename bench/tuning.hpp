@@ -24,8 +24,10 @@ void tuning_setup(gpuopt_context_t ctx, const Options& opt, const gpuopt_device_
 // Classes in the context's cache now (the JSON's tuning.entries).
 int tuning_entries(gpuopt_context_t ctx);
 
-// gpuopt_tune of op on the problem `call` runs (one gpuopt call of op on env.stream; it throws
-// BenchError when that call fails). Returns the progress summary; throws BenchError.
-std::string tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call);
+// --tune: when the group's setup succeeded, gpuopt_tune of op on the problem `call` runs (one
+// gpuopt call of op on env.stream, throwing BenchError when it fails) as a progress step named
+// label; a failure is noted in env.tuning_errors (the run then fails). Nothing without --tune.
+void tune_step(BenchEnv& env, const std::string& setup_error, const std::string& label,
+               gpuopt_op_t op, const std::function<void()>& call);
 
 }  // namespace bench
