@@ -216,7 +216,8 @@ bool parse_tune_cache(const std::string& text, const TuneStamp& want, std::vecto
   const char* const keys[] = {"gpuopt", "device", "cc", "sms", "driver"};
   std::string vals[5];
   int have = -1;  // -1: magic line not seen yet
-  auto at = [&](const std::string& msg) {
+  auto at = [&](const std::string& msg) {  // a file is taken whole or not at all
+    out->clear();
     *why = "line " + std::to_string(no) + ": " + msg;
     return false;
   };
