@@ -18,6 +18,7 @@
 #include "runtime/deviceless.hpp"
 #include "runtime/registry.hpp"
 #include "runtime/tune_cache.hpp"
+#include "runtime/tune_probe.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -166,6 +167,38 @@ TEST_F(TuneDispatch, EnvironmentAttachesTheFileAtContextCreation) {
   EXPECT_EQ(gpuopt_context_tune_cache_entries(other, &n), GPUOPT_SUCCESS);
   EXPECT_EQ(n, 1);
   EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedVariantAndNotesTheClass) {
+  // What gpuopt_tune's callback sees on its thread (the timing needs a device; this is the seam).
+  const int naive = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "naive");
+  const int wgmma = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "sm90_tma_wgmma");
+  gpuopt::TuneProbe probe;
+  probe.op = GPUOPT_OP_GEMM;
+  probe.variant = naive;
+  gpuopt::t_tune_probe = &probe;
+  const std::string ran = run(GPUOPT_DTYPE_F32, kN);
+  probe.variant = wgmma;  // no exact f32: refused, and the call reached the dispatcher
+  const gpuopt_gemm_desc_t d = desc(GPUOPT_DTYPE_F32, kN);
+  const gpuopt_status_t refused = gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_);
+  const int calls_before_other_class = probe.calls;
+  const std::string other = run(GPUOPT_DTYPE_F64, kN);
+  gpuopt::t_tune_probe = nullptr;
+  EXPECT_EQ(ran, "naive");
+  EXPECT_EQ(refused, GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_EQ(calls_before_other_class, 2);
+  EXPECT_EQ(probe.key, key(GPUOPT_DTYPE_F32, kN));
+  EXPECT_TRUE(probe.mixed);  // the f64 call was of another class
+  (void)other;
+  // Another op's probe leaves gemm alone; without a probe the rules decide again.
+  gpuopt::TuneProbe axpy;
+  axpy.op = GPUOPT_OP_AXPY;
+  axpy.variant = 0;
+  gpuopt::t_tune_probe = &axpy;
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
+  gpuopt::t_tune_probe = nullptr;
+  EXPECT_EQ(axpy.calls, 0);
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
 }
 
 gpuopt_status_t no_call(void*) { return GPUOPT_SUCCESS; }
