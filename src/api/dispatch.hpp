@@ -1,5 +1,5 @@
-// The one path from a validated entry point to a kernel: choose the variant (forced, tuned or
-// auto), log the decision, launch it on the caller's stream and remember what ran.
+// The one path from a validated entry point to a kernel: choose the variant (forced or auto),
+// log the decision, launch it on the caller's stream and remember what ran.
 #pragma once
 #include <string>
 
@@ -18,12 +18,10 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
                                const Variant<Problem>* table, int count, const Problem& p,
                                gpuopt_dtype_t dtype, Describe&& describe) {
   const int forced = probe_forced(op, p, dtype, ctx.forced[op].load(std::memory_order_relaxed));
-  const int tuned = forced < 0 ? tuned_choice(ctx, op, table, count, p, dtype) : -1;
+  const int tuned = forced < 0 ? tuned_choice(ctx, op, count, p, dtype) : -1;
   const bool trace = log_enabled(LogLevel::debug);
-  Choice c;
-  if (tuned >= 0)
-    c.index = tuned;
-  else
+  Choice c = choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace);
+  if (c.index < 0 && tuned >= 0)  // the recorded variant refuses this problem: the rules decide
     c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
   if (c.index < 0) {
     log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
@@ -33,10 +31,10 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
   if (log_enabled(LogLevel::info))
     log(LogLevel::info, "%s %s -> %s (%s)%s%s", op_table(op)->op_name, describe().c_str(),
         table[c.index].meta.name,
-        forced >= 0  ? "forced"
-        : tuned >= 0 ? "tuning cache"
-                     : "auto",
-        trace && tuned < 0 ? "; candidates: " : "", trace ? c.trace.c_str() : "");
+        forced >= 0        ? "forced"
+        : c.index == tuned ? "tuning cache"
+                           : "auto",
+        trace ? "; candidates: " : "", trace ? c.trace.c_str() : "");
   if (!deviceless_active()) {
     GPUOPT_TRY(stream_ready(fn, s));
     GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));

@@ -19,17 +19,16 @@ int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int for
   return probe->variant;
 }
 
-// The variant the context's tuning cache records for p's class when it can run p; -1 otherwise
-// (no cache, class not tuned, or the recorded variant refuses this particular problem: the
-// preference rules decide then).
+// The variant the context's tuning cache records for p's class; -1 without a cache or an entry.
+// run_dispatched runs it as if forced, and when it refuses this particular problem (a class
+// spans sizes and alignments) lets the preference rules decide instead.
 template <class Problem>
-int tuned_choice(const Context& ctx, gpuopt_op_t op, const Variant<Problem>* table, int count,
-                 const Problem& p, gpuopt_dtype_t dtype) {
+int tuned_choice(const Context& ctx, gpuopt_op_t op, int count, const Problem& p,
+                 gpuopt_dtype_t dtype) {
   const TuneTable* t = ctx.tune.table();
   if (!t) return -1;
   const int i = t->find(op, tune_key(p, dtype));
-  if (i < 0 || i >= count || refusal(table[i], p, dtype, ctx.desc)) return -1;
-  return i;
+  return i < count ? i : -1;
 }
 
 }  // namespace gpuopt
