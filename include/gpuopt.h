@@ -462,6 +462,60 @@ GPUOPT_API gpuopt_status_t gpuopt_context_get_variant(gpuopt_context_t ctx, gpuo
 GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                const char** name);
 
+/**
+ * Attaches the tuning cache file @p path to the context (see @ref tuning): reads it now, and from
+ * then on auto dispatch runs the variant it records for a problem's class, falling back to the
+ * built-in preference rules for classes it does not list, for a recorded variant that cannot
+ * implement the particular problem, and always under a forced variant. gpuopt_tune() writes its
+ * results back to @p path. A missing file is an empty cache (gpuopt_tune() creates it); a file
+ * made for another device, driver or gpuopt version, or one that does not parse, is ignored with
+ * one log line (::GPUOPT_LOG_INFO) and the call still succeeds with an empty cache:
+ * gpuopt_context_tune_cache_entries() tells how many classes were loaded. NULL detaches the file
+ * and forgets the cache (dispatch by the rules again). A context created while the environment
+ * variable GPUOPT_TUNE_CACHE names a file starts with that file attached; by default none is.
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT for an empty path.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_set_tune_cache(gpuopt_context_t ctx, const char* path);
+
+/** Number of problem classes in the context's tuning cache (0 when none is attached). */
+GPUOPT_API gpuopt_status_t gpuopt_context_tune_cache_entries(gpuopt_context_t ctx, int* entries);
+
+/**
+ * One call of the op being tuned, made by gpuopt_tune(): enqueue exactly one gpuopt call of that
+ * op (e.g. gpuopt_gemm()) on the stream given to gpuopt_tune() and return its status. @p user is
+ * gpuopt_tune()'s @p user.
+ */
+typedef gpuopt_status_t (*gpuopt_tune_call_fn)(void* user);
+
+/** What gpuopt_tune() measured. Set struct_size = sizeof(gpuopt_tune_result_t). */
+typedef struct gpuopt_tune_result_t {
+  size_t struct_size;  /**< sizeof(gpuopt_tune_result_t), set by the caller. */
+  const char* variant; /**< The fastest variant (now recorded for the class); static storage. */
+  double ms;           /**< Its median time per call, milliseconds. */
+  int timed;           /**< Variants that ran the problem and were timed. */
+  int refused;         /**< Variants that cannot run it (dtype, device or problem). */
+} gpuopt_tune_result_t;
+
+/**
+ * Times every variant of @p op on one problem and records the fastest for the problem's class
+ * (@ref tuning defines the classes) in the context's tuning cache, which auto dispatch then
+ * follows; when a cache file is attached (gpuopt_context_set_tune_cache()) it is rewritten
+ * atomically with the new entry. The problem is whatever @p call enqueues on @p stream: gpuopt_tune
+ * calls it many times (each variant once untimed, then interleaved timed rounds until
+ * @p budget_seconds of measurement are spent or every variant has enough samples), so the call
+ * must be repeatable: it overwrites its outputs each time (GEMM with beta != 0 accumulates into
+ * C). Variants whose single call takes over 4x the fastest one's are dropped after the first
+ * round. Do not call @p op on this context from other threads while it runs: their calls would
+ * dispatch as usual but are not part of the measurement. @p result may be NULL.
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT when @p call is NULL, @p budget_seconds is not positive and
+ * finite, or the calls span several problem classes or none; ::GPUOPT_ERROR_UNSUPPORTED when no
+ * variant can run the problem; the first error of @p call otherwise. Not allowed while a stream of
+ * this thread is being captured.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                       gpuopt_op_t op, gpuopt_tune_call_fn call, void* user,
+                                       double budget_seconds, gpuopt_tune_result_t* result);
+
 /** @} */
 
 /** @defgroup ops Operations

@@ -55,6 +55,9 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
     if (!gpuopt::deviceless_active())
       GPUOPT_TRY_CUDA(cudaFree(nullptr), fn, "initializing the device's primary context");
     GPUOPT_TRY(apply_env_variants(fn, *ctx));
+    // GPUOPT_TUNE_CACHE: the tuning cache file (docs/tuning.md); off when unset.
+    if (const char* tc = secure_getenv("GPUOPT_TUNE_CACHE"); tc && *tc)
+      ctx->tune.attach(tc, gpuopt::tune_stamp_of(ctx->info));
     gpuopt::log(gpuopt::LogLevel::info, "context on device %d: %s, cc %d.%d, %d SMs", device,
                 ctx->info.name, ctx->info.cc_major, ctx->info.cc_minor, ctx->info.sm_count);
     gpuopt::handle_register(ctx.get(), gpuopt::HandleKind::context);

@@ -1,6 +1,7 @@
 // The context: one device, its description, the per-op forced and last-chosen variants, the
 // ranges of compressible memory it handed out (variants prefer block-tiled access there), its
-// allocator, its pool of stream resources and its cache of validated pointer ranges.
+// allocator, its pool of stream resources, its cache of validated pointer ranges and its tuning
+// cache.
 #pragma once
 #include <array>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include "range_cache.hpp"
 #include "registry.hpp"
 #include "stream_resources.hpp"
+#include "tune_cache.hpp"
 
 struct gpuopt_context_s {
   int device = 0;
@@ -30,6 +32,7 @@ struct gpuopt_context_s {
   gpuopt::Allocator allocator;  // gpuopt_context_set_allocator (set while no object lives)
   gpuopt::ResourcePool pool;    // idle stream resources (stream_resources.hpp)
   gpuopt::RangeCache ranges;    // validated pointer ranges (range_cache.hpp)
+  gpuopt::TuneCache tune;       // tuning cache (tune_cache.hpp; gpuopt_context_set_tune_cache)
 };
 
 namespace gpuopt {

@@ -10,24 +10,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "deviceless_fixture.hpp"
 #include "gpuopt.h"
 #include "test_support.hpp"
 
 namespace {
 
-class Deviceless : public ::testing::Test {
+class Deviceless : public unit::DevicelessContext {
  protected:
-  void SetUp() override {
-    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
-    gpuopt::deviceless_enable(devices, 2);
-    ASSERT_EQ(gpuopt_context_create(0, &ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    ASSERT_EQ(gpuopt_stream_create(ctx_, &stream_), GPUOPT_SUCCESS) << unit::last_message();
-  }
-  void TearDown() override {
-    EXPECT_EQ(gpuopt_stream_destroy(stream_), GPUOPT_SUCCESS) << unit::last_message();
-    EXPECT_EQ(gpuopt_context_destroy(ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    gpuopt::deviceless_disable();
-  }
   void* buffer(gpuopt_context_t c, std::size_t bytes) {
     gpuopt_buffer_t b = nullptr;
     EXPECT_EQ(gpuopt_buffer_create(c, bytes, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
@@ -49,8 +39,6 @@ class Deviceless : public ::testing::Test {
     return d;
   }
 
-  gpuopt_context_t ctx_ = nullptr;
-  gpuopt_stream_t stream_ = nullptr;
   std::vector<gpuopt_buffer_t> buffers_;
 };
 
