@@ -151,15 +151,21 @@ EOF
     fi
   fi
   if ((ngpu >= 2)); then
-    GPUOPT_BLAS_DEVICES=0 LD_PRELOAD=$preload "$bench" measure --impl gpuopt-1gpu --sizes 32768 \
-      >"$r/one.txt" 2>&1 || fail "bench 1 GPU"
-    GPUOPT_BLAS_DEVICES=0,1 LD_PRELOAD=$preload "$bench" measure --impl gpuopt-2gpu \
-      --sizes 32768 >"$r/two.txt" 2>&1 || fail "bench 2 GPUs"
+    # With the call log: each call's line names the order it ran in (tiles or panels), its tiles,
+    # the CPU's copy bytes and the model's time (docs/notes/blas.md, "Tile orders").
+    GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0 LD_PRELOAD=$preload "$bench" measure \
+      --impl gpuopt-1gpu --sizes 32768 >"$r/one.txt" 2>&1 || fail "bench 1 GPU"
+    GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0,1 LD_PRELOAD=$preload "$bench" measure \
+      --impl gpuopt-2gpu --sizes 32768 >"$r/two.txt" 2>&1 || fail "bench 2 GPUs"
   fi
   "$bench" bars $(ls "$r"/cpu.txt "$r"/nvblas.txt "$r"/gpuopt.txt "$r"/ooc.txt "$r"/one.txt \
     "$r"/two.txt 2>/dev/null) --json "$out/blas-bench.json" | tee "$out/bench.txt"
   rc=${PIPESTATUS[0]}
   if ((rc == 1)); then fail "bench: a wrong result"; elif ((rc == 3 && status == 0)); then status=3; fi
   [[ -f $r/gpuopt-route.log ]] && cat "$r/gpuopt-route.log" >>"$out/bench.txt"
+  for f in ooc one two; do
+    [[ -f $r/$f.txt ]] && grep -h '^gpuopt_blas: dgemm' "$r/$f.txt" "$r/$f.err" 2>/dev/null |
+      sed "s/^/$f: /" >>"$out/bench.txt"
+  done
 fi
 finish

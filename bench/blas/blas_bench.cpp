@@ -206,7 +206,8 @@ int bars(int argc, char** argv) {
   }
   {
     double one = get("gpuopt-1gpu", 32768), two = get("gpuopt-2gpu", 32768);
-    snprintf(note, sizeof note, "1 GPU %.3f s, 2 GPUs %.3f s", one, two);
+    snprintf(note, sizeof note, "1 GPU %.3f s (%.1f TFLOP/s), 2 GPUs %.3f s (%.1f TFLOP/s)", one,
+             one > 0 ? tflops(32768, one) : 0, two, two > 0 ? tflops(32768, two) : 0);
     ratio_bar("blas dgemm host n=32768, 2 GPUs: TFLOP/s / one GPU", one, two, 1.8, note);
   }
   bool pass_all = all_ok;

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "api/getter.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
@@ -129,33 +130,19 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_host_pointer(gpuopt_buffer_t buffer, vo
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_size(gpuopt_buffer_t buffer, size_t* bytes) {
-  static const char* fn = "gpuopt_buffer_size";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!bytes) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is NULL");
-    *bytes = buffer->bytes;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_size", gpuopt::check_buffer, "buffer", buffer, "bytes",
+                              bytes, [](gpuopt_buffer_t h) { return h->bytes; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_kind(gpuopt_buffer_t buffer, gpuopt_memory_kind_t* kind) {
-  static const char* fn = "gpuopt_buffer_kind";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!kind) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "kind is NULL");
-    *kind = buffer->kind;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_kind", gpuopt::check_buffer, "buffer", buffer, "kind",
+                              kind, [](gpuopt_buffer_t h) { return h->kind; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_is_compressed(gpuopt_buffer_t buffer, int* compressed) {
-  static const char* fn = "gpuopt_buffer_is_compressed";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!compressed) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "compressed is NULL");
-    *compressed = buffer->compressed ? 1 : 0;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_is_compressed", gpuopt::check_buffer, "buffer", buffer,
+                              "compressed", compressed,
+                              [](gpuopt_buffer_t h) { return h->compressed ? 1 : 0; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_from_host(gpuopt_buffer_t buffer,

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "gpuopt.h"
+#include "tile_plan.hpp"
 
 namespace gpuopt_host_tiled {
 
@@ -50,6 +51,9 @@ struct Options {
   int copy_threads = 0;        // threads of the pageable <-> pinned staging; 0: one per CPU
   int64_t copy_piece_bytes = int64_t(1) << 20;     // smallest share of one staging thread
   int64_t staging_block_bytes = int64_t(8) << 20;  // smallest block copied in while the next packs
+  // The walk over C (tile_plan.hpp): kAuto picks per call by the model; kTiles / kPanels force one
+  // where it is possible (tests).
+  Order order = Order::kAuto;
 };
 
 /** Where an operand lives: pageable host memory (staged through the pinned ring), page-locked
@@ -83,6 +87,7 @@ struct Result {
   int64_t tiles = 0;      // tiles of the call
   int64_t cpu_tiles = 0;  // tiles redone by CpuTile after a failure
   std::string error;      // the first failure, when !ok
+  std::string plan;       // the order it ran in, with the model's figures (tile_plan.hpp describe)
 };
 
 class Pipeline {

@@ -20,7 +20,10 @@
 
 #include <climits>
 
-#include "kernels/gemm/sm90_ptx.cuh"
+#include "arch/sm90/fence.cuh"
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
 #include "kernels/transpose/transpose_kernel.cuh"
 #include "runtime/driver.hpp"
 
@@ -59,29 +62,6 @@ struct Tma {
   static_assert(!TmaStore || Boxes == 1, "TMA stores of one-box tiles");
   static_assert(!(TmaStore && OneTile), "one-tile CTAs store with threads");
 };
-
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-// TMA store of the 2D box at {c0, c1} from shared memory (bulk async-group completion).
-__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32_t src, int c0,
-                                             int c1) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(src)
-               : "memory");
-}
-__device__ __forceinline__ void bulk_commit() {
-  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-// Waits until at most kPending of this thread's bulk groups still read shared memory.
-template <int kPending>
-__device__ __forceinline__ void bulk_wait_read() {
-  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
-}
-// Makes this thread's shared-memory writes visible to the async proxy (TMA).
-__device__ __forceinline__ void fence_proxy_async_shared() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-#endif
 
 // Thread tid's V x V block of a box: warp w reads the 16-byte chunk ci = w of V rows, lane jc the
 // rows of input lines j0 + jc V ..; out[e] is output line i0 + ci V + e, columns j0 + jc V ...
