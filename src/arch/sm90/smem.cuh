@@ -1,19 +1,20 @@
 // Shared-memory addressing and explicit shared loads / stores (sm_90a wrappers): the 32-bit
-// shared-window address of a pointer and ld.shared / st.shared of 4, 8 and 16 bytes at such an
-// address (the forms the TMA- and wgmma-fed kernels compute their swizzled offsets in).
+// shared-window address of a pointer (sm80::smem_addr, the one definition) and ld.shared /
+// st.shared of 4, 8 and 16 bytes at such an address (the forms the TMA- and wgmma-fed kernels
+// compute their swizzled offsets in).
 #pragma once
 #include <vector_types.h>
 
 #include <cstdint>
 
+#include "arch/sm80/smem_addr.cuh"
+
 namespace gpuopt {
 namespace sm90 {
 
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+using sm80::smem_addr;
 
-__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 // One 32-bit word from shared memory.
 __device__ __forceinline__ std::uint32_t lds32(std::uint32_t addr) {
