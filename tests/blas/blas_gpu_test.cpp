@@ -448,6 +448,9 @@ void injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order order, int
                            m);
   });
   EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find(in_finish ? "in a deferred finish" : "injected failure"),
+            std::string::npos)
+      << r.error;
   EXPECT_GE(r.cpu_tiles, 1);
   EXPECT_LE(rel_diff(m, n, C.data(), m, R.data(), m), 1e-12);
 }
