@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "copy_pool.hpp"
+#include "deferred_finish.hpp"
 #include "tile_plan.hpp"
 
 namespace gpuopt_host_tiled {
@@ -30,6 +31,7 @@ struct Pipeline::Worker {
   cudaEvent_t consumed[2] = {nullptr, nullptr};  // the product that read the slot has finished
   cudaEvent_t ring[2] = {nullptr, nullptr};  // panel loading: the copy out of pinned hB[i] is done
   int ring_pos = 0;                          // the hB slot the next panel piece goes through
+  cudaEvent_t out_done = nullptr;            // the last copy out of dC (into hC or C) has finished
 };
 
 namespace {
@@ -142,8 +144,9 @@ struct Shared {
   std::mutex mu;                   // panel states
   std::condition_variable loaded;  // a panel chunk changed state, or a worker failed
   int64_t inject_tile;
-  int64_t tile_k;     // depth of a k chunk
-  size_t slot_bytes;  // one pinned A/B slot
+  int64_t inject_finish;  // testing: the tile (tiles order) or row tile whose finish fails
+  int64_t tile_k;         // depth of a k chunk
+  size_t slot_bytes;      // one pinned A/B slot
 };
 
 // Marks the call failed and wakes the workers waiting for panel chunks.
@@ -245,9 +248,48 @@ gpuopt_gemm_desc_t product(const Call& c, int64_t tm, int64_t tn, int64_t tk, in
   return d;
 }
 
+// The finish of rows i0 .. i0 + tm over the parts, on the deferred-finish thread (the workers
+// already run their next tile): each part is written to C only whole, after its own copy out has
+// finished (out_done: an event, never the stream, which by now holds the next tile's work), and
+// then marked done. A part whose copy out failed is neither written nor marked (the CPU redoes
+// it after the join); @p fail_finish (testing) fails the whole finish before anything is written.
+void finish_parts(Shared& sh, const std::vector<Part>& parts, int64_t i0, int64_t tm,
+                  bool fail_finish, std::string* error) {
+  const Call& c = *sh.call;
+  const size_t elem = c.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
+  const bool host_c = c.c_mem == Memory::kHost;
+  if (fail_finish) {
+    if (error->empty()) *error = "injected failure in a deferred finish (testing)";
+    fail(sh);
+    return;
+  }
+  for (const Part& part : parts) {
+    Pipeline::Worker& w = *part.w;
+    cudaError_t e = cudaSetDevice(w.device);
+    if (e == cudaSuccess) e = cudaEventSynchronize(w.out_done);
+    if (e != cudaSuccess) {
+      if (error->empty()) *error = cuda_text(e, "cudaEventSynchronize(copy out)");
+      fail(sh);
+      return;
+    }
+    if (host_c) {
+      void* dst = static_cast<char*>(c.C) + (part.j0 * c.ldc + i0) * static_cast<int64_t>(elem);
+      if (c.beta == 0)  // C is not read
+        copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, part.tn, elem);
+      else
+        add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, part.tn, elem,
+                      c.beta);
+    }
+    sh.done[static_cast<size_t>(part.index)] = 1;
+  }
+}
+
 // Rows i0 .. i0 + tm of C over the given parts (one part in the tiles order; one per device in the
-// panels order, all fed from the same pinned A chunks: the first part's worker's slots).
+// panels order, all fed from the same pinned A chunks: the first part's worker's slots). The
+// finish (copy out waited for, unpacked into C) is handed to @p finish, which owns the parts'
+// pinned C tiles until its next wait(); its failures go to @p finish_error.
 bool run_parts(Shared& sh, Part* parts, size_t nparts, int64_t i0, int64_t tm, int64_t tile_k,
+               DeferredFinish& finish, bool fail_finish, std::string* finish_error,
                std::string* error) {
   const Call& c = *sh.call;
   const size_t elem = c.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
@@ -264,6 +306,9 @@ bool run_parts(Shared& sh, Part* parts, size_t nparts, int64_t i0, int64_t tm, i
   if (!host_c && c.beta != 0) {
     for (size_t p = 0; p < nparts; ++p) {
       Pipeline::Worker& w = *parts[p].w;
+      // The previous tile's copy out of dC (on the product stream) may still be running.
+      HT_CUDA(cudaSetDevice(w.device));
+      HT_CUDA(cudaStreamWaitEvent(w.copy, w.out_done, 0));
       const Target t{w.device, w.copy, w.dC};
       if (!stage(sh.copier, &t, 1, w.hC, at(c.C, c.ldc, i0, parts[p].j0, elem), c.c_mem, c.ldc, tm,
                  parts[p].tn, elem, error))
@@ -313,8 +358,10 @@ bool run_parts(Shared& sh, Part* parts, size_t nparts, int64_t i0, int64_t tm, i
       HT_CUDA(cudaEventRecord(w.consumed[slot], w.s));
     }
   }
-  // Copies out: every part's copy is issued before any is waited for; each part is written to C
-  // only whole, after its own copy has finished.
+  // Copies out, on each part's product stream (after the products, before the next tile's): the
+  // previous finish of these workers must be done first, since it reads their pinned C tiles.
+  // Then the finish is handed over and the workers go on to their next tile.
+  finish.wait();
   for (size_t p = 0; p < nparts; ++p) {
     Pipeline::Worker& w = *parts[p].w;
     const size_t width = static_cast<size_t>(tm) * elem;
@@ -327,21 +374,12 @@ bool run_parts(Shared& sh, Part* parts, size_t nparts, int64_t i0, int64_t tm, i
       HT_CUDA(cudaMemcpy2DAsync(dst, static_cast<size_t>(c.ldc) * elem, w.dC, width, width,
                                 static_cast<size_t>(parts[p].tn), cudaMemcpyDefault, w.s));
     }
+    HT_CUDA(cudaEventRecord(w.out_done, w.s));
   }
-  for (size_t p = 0; p < nparts; ++p) {
-    Pipeline::Worker& w = *parts[p].w;
-    const int64_t tn = parts[p].tn;
-    HT_CUDA(cudaSetDevice(w.device));
-    HT_CUDA(cudaStreamSynchronize(w.s));  // the whole part is here before any of it is written
-    if (host_c) {
-      void* dst = static_cast<char*>(c.C) + (parts[p].j0 * c.ldc + i0) * static_cast<int64_t>(elem);
-      if (c.beta == 0)  // C is not read
-        copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem);
-      else
-        add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem, c.beta);
-    }
-    sh.done[static_cast<size_t>(parts[p].index)] = 1;
-  }
+  std::vector<Part> handed(parts, parts + nparts);
+  finish.hand([&sh, handed, i0, tm, fail_finish, finish_error] {
+    finish_parts(sh, handed, i0, tm, fail_finish, finish_error);
+  });
   return true;
 }
 
@@ -353,7 +391,9 @@ void drain(Pipeline::Worker& w) {
 }
 
 // Tiles order: worker w takes whole tiles until none is left.
-void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* error) {
+void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* error,
+                std::string* finish_error) {
+  DeferredFinish finish;  // declared first: its destructor waits for the last finish
   const int64_t total = parts(sh.plan);
   while (!sh.failed.load(std::memory_order_relaxed)) {
     const int64_t t = sh.next.fetch_add(1);
@@ -362,7 +402,8 @@ void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* er
     Part part{&w, r.j0, r.cols, t, nullptr};
     bool ok = t != sh.inject_tile;
     if (!ok) *error = "injected failure (testing)";
-    if (!ok || !run_parts(sh, &part, 1, r.i0, r.rows, tile_k, error)) {
+    if (!ok || !run_parts(sh, &part, 1, r.i0, r.rows, tile_k, finish, t == sh.inject_finish,
+                          finish_error, error)) {
       fail(sh);
       drain(w);
       return;
@@ -371,7 +412,9 @@ void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* er
 }
 
 // Panels order: the gang (one worker on each device) takes row tiles until none is left.
-void run_gang(std::vector<Pipeline::Worker*> gang, Shared& sh, int64_t tile_k, std::string* error) {
+void run_gang(std::vector<Pipeline::Worker*> gang, Shared& sh, int64_t tile_k, std::string* error,
+              std::string* finish_error) {
+  DeferredFinish finish;  // declared first: its destructor waits for the last finish
   const Plan& pl = sh.plan;
   std::vector<Part> parts_of_row(gang.size());
   while (!sh.failed.load(std::memory_order_relaxed)) {
@@ -388,7 +431,8 @@ void run_gang(std::vector<Pipeline::Worker*> gang, Shared& sh, int64_t tile_k, s
     }
     bool ok = row != sh.inject_tile;
     if (!ok) *error = "injected failure (testing)";
-    if (!ok || !run_parts(sh, parts_of_row.data(), np, i0, rows, tile_k, error)) {
+    if (!ok || !run_parts(sh, parts_of_row.data(), np, i0, rows, tile_k, finish,
+                          row == sh.inject_finish, finish_error, error)) {
       fail(sh);
       for (Pipeline::Worker* w : gang) drain(*w);
       return;
@@ -412,6 +456,7 @@ void release(Pipeline::Worker& w) {
     cudaFreeHost(w.hB[i]);
     if (w.staged[i]) cudaEventDestroy(w.staged[i]);
   }
+  if (w.out_done) cudaEventDestroy(w.out_done);
   cudaFree(w.dC);
   cudaFreeHost(w.hC);
   gpuopt_stream_destroy(w.gs);
@@ -435,6 +480,7 @@ bool allocate(Pipeline::Worker& w, const Options& o, std::string* error) {
     HT_CUDA(cudaEventCreateWithFlags(&w.consumed[i], cudaEventDisableTiming));
     HT_CUDA(cudaEventCreateWithFlags(&w.ring[i], cudaEventDisableTiming));
   }
+  HT_CUDA(cudaEventCreateWithFlags(&w.out_done, cudaEventDisableTiming));
   HT_CUDA(cudaMalloc(&w.dC, cb));
   HT_CUDA(cudaHostAlloc(&w.hC, cb, cudaHostAllocPortable));
   return true;
@@ -547,6 +593,7 @@ bool Pipeline::copy_matrix(void* dst, int64_t ldd, const void* src, int64_t lds,
 const std::vector<int>& Pipeline::devices() const { return devices_; }
 const Options& Pipeline::options() const { return options_; }
 void Pipeline::inject_failure_at_tile(int64_t tile) { inject_tile_ = tile; }
+void Pipeline::inject_failure_at_finish(int64_t tile) { inject_finish_ = tile; }
 
 namespace {
 
@@ -631,7 +678,8 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   sh.tile_k = options_.tile_k;
   sh.slot_bytes = static_cast<size_t>(options_.tile_mn * options_.tile_k) * kMaxElem;
   sh.inject_tile = inject_tile_;
-  inject_tile_ = -1;
+  sh.inject_finish = inject_finish_;
+  inject_tile_ = inject_finish_ = -1;
   PlanInput in = plan_input(call, options_, devices_.size());
   sh.plan = plan_tiles(in);
   // One tile on one device gains nothing from a panel: no need to ask the devices for memory.
@@ -657,7 +705,8 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
     return r;
   }
   const size_t per = static_cast<size_t>(options_.streams_per_device);
-  std::vector<std::function<void(std::string*)>> runs;
+  // Each run reports its own failure and its deferred finishes' (separate strings: two threads).
+  std::vector<std::function<void(std::string*, std::string*)>> runs;
   if (sh.plan.order == Order::kPanels) {
     // One gang per stream index: its worker on each device of the plan.
     const size_t gangs = std::min(per, static_cast<size_t>(sh.plan.tiles_m));
@@ -665,22 +714,29 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
       std::vector<Worker*> gang;
       for (size_t d = 0; d < static_cast<size_t>(sh.plan.devices); ++d)
         gang.push_back(workers_[d * per + g].get());
-      runs.push_back([gang, &sh, this](std::string* e) { run_gang(gang, sh, options_.tile_k, e); });
+      runs.push_back([gang, &sh, this](std::string* e, std::string* fe) {
+        run_gang(gang, sh, options_.tile_k, e, fe);
+      });
     }
   } else {
     // Deal the workers round-robin over the devices so a call with few tiles still spreads.
     const size_t nworkers = std::min(workers_.size(), static_cast<size_t>(r.tiles));
     for (size_t i = 0; i < nworkers; ++i) {
       Worker* w = workers_[(i % devices_.size()) * per + i / devices_.size()].get();
-      runs.push_back([w, &sh, this](std::string* e) { run_worker(*w, sh, options_.tile_k, e); });
+      runs.push_back([w, &sh, this](std::string* e, std::string* fe) {
+        run_worker(*w, sh, options_.tile_k, e, fe);
+      });
     }
   }
-  std::vector<std::string> errors(runs.size());
+  // errors[2 i]: run i's own failure, errors[2 i + 1]: its deferred finishes'. Every run has
+  // waited for its last finish before it returns, so after the join nothing writes C any more.
+  std::vector<std::string> errors(2 * runs.size());
   if (runs.size() == 1) {
-    runs[0](&errors[0]);
+    runs[0](&errors[0], &errors[1]);
   } else {
     std::vector<std::thread> threads;
-    for (size_t i = 0; i < runs.size(); ++i) threads.emplace_back(runs[i], &errors[i]);
+    for (size_t i = 0; i < runs.size(); ++i)
+      threads.emplace_back(runs[i], &errors[2 * i], &errors[2 * i + 1]);
     for (auto& t : threads) t.join();
   }
   if (!sh.panels.empty()) free_panels(sh.panels, devices_);
