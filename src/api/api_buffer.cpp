@@ -21,6 +21,14 @@ gpuopt_status_t finish(gpuopt::Buffer* raw, gpuopt_buffer_t* out) {
   return GPUOPT_SUCCESS;
 }
 
+// The handle of a buffer whose memory was released (or is on its way back).
+gpuopt_status_t forget(gpuopt::Buffer* b) {
+  gpuopt::handle_unregister(b);
+  b->ctx->live_objects.fetch_sub(1);
+  delete b;
+  return GPUOPT_SUCCESS;
+}
+
 // Checks that [offset, offset + bytes) lies inside the buffer.
 gpuopt_status_t check_span(const char* fn, const gpuopt::Buffer& b, size_t offset, size_t bytes) {
   if (bytes == 0) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is 0");
@@ -202,10 +210,22 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer) {
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
     GPUOPT_TRY(gpuopt::buffer_release(fn, *buffer));
-    gpuopt::handle_unregister(buffer);
-    buffer->ctx->live_objects.fetch_sub(1);
-    delete buffer;
-    return GPUOPT_SUCCESS;
+    return forget(buffer);
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy_async(gpuopt_buffer_t buffer,
+                                                       gpuopt_stream_t stream) {
+  static const char* fn = "gpuopt_buffer_destroy_async";
+  return guarded(fn, [&] {
+    if (!buffer) return GPUOPT_SUCCESS;
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_stream(fn, stream, buffer->ctx));
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::check_stream_not_captured(fn, *stream));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY(gpuopt::buffer_release_ordered(fn, *buffer, stream->stream));
+    return forget(buffer);
   });
 }
 
