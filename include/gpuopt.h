@@ -325,7 +325,9 @@ typedef enum gpuopt_memory_kind_t {
 GPUOPT_API gpuopt_status_t gpuopt_buffer_create(gpuopt_context_t ctx, size_t bytes,
                                                 gpuopt_memory_kind_t kind, gpuopt_buffer_t* buffer);
 
-/** Wraps (borrows) @p bytes of the caller's device memory at @p device_ptr. */
+/** Wraps (borrows) @p bytes of the caller's device memory at @p device_ptr. The memory must stay
+ *  allocated until the buffer is destroyed: while it lives, operands inside the wrapped range are
+ *  checked without a driver query (see @ref memory "Memory"). */
 GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device_ptr, size_t bytes,
                                               gpuopt_buffer_t* buffer);
 

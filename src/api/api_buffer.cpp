@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "runtime/buffer.hpp"
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
@@ -101,6 +102,8 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device
     b->kind = GPUOPT_MEMORY_EXTERNAL;
     b->bytes = bytes;
     b->device_ptr = device_ptr;
+    // Borrowed until the buffer is destroyed: pointers into it are checked with no driver query.
+    if (!gpuopt::deviceless_active()) gpuopt::remember_owned_range(*ctx, device_ptr, bytes);
     return finish(b.release(), buffer);
   });
 }

@@ -171,7 +171,10 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
     if (b.kind != GPUOPT_MEMORY_EXTERNAL) deviceless_free(b.host_ptr ? b.host_ptr : b.device_ptr);
     return GPUOPT_SUCCESS;
   }
-  if (b.kind == GPUOPT_MEMORY_EXTERNAL) return GPUOPT_SUCCESS;
+  if (b.kind == GPUOPT_MEMORY_EXTERNAL) {
+    forget_range(*b.ctx, b.device_ptr);  // the borrow ends; the memory stays the caller's
+    return GPUOPT_SUCCESS;
+  }
   reap_deallocations(b.ctx->ordered, b.ctx->device, false);
   forget_range(*b.ctx, b.device_ptr);
   if (b.kind == GPUOPT_MEMORY_COMPRESSIBLE && b.compressed)

@@ -419,6 +419,31 @@ TEST_F(Memory, GpuoptBuffersAreValidatedFromTheCacheUntilDestroyed) {
   ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(by));
 }
 
+// A wrapped range is trusted like a gpuopt buffer while the wrap lives (its extent still
+// checked), and judged by the driver again once the wrap is destroyed.
+TEST_F(Memory, WrappedMemoryIsValidatedFromTheCacheUntilTheWrapIsDestroyed) {
+  constexpr std::int64_t n = 4096;
+  float *x = nullptr, *y = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x), n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&y), n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x, 0, n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(y, 0, n * sizeof(float)));
+  gpuopt_buffer_t wx = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_buffer_wrap(ctx_, x, n / 2 * sizeof(float), &wx));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n / 2, 1.0, x, 1, y, 1));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 1.0, x, 1, y, 1))
+      << "past the wrap but inside the allocation: the driver decides, and accepts";
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 100, 1.0, x, 1, y, 1000))
+      << "past the allocation";
+  sync();
+  ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(wx));
+  ASSERT_CUDA_OK(cudaFree(x));
+  expect_driver_judges(x, y, n / 2, "a destroyed wrap's range left the cache");
+  sync();
+  ASSERT_CUDA_OK(cudaFree(y));
+}
+
 // gpuopt_buffer_destroy_async frees in the stream's order: it returns while work that still
 // reads the buffer is queued on that stream (no device synchronization), and that work reads the
 // memory intact.

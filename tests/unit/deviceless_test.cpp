@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "gpuopt.h"
@@ -219,4 +220,31 @@ TEST_F(Deviceless, DestroyAsyncReleasesEveryKind) {
   EXPECT_EQ(gpuopt_buffer_size(buffers_.front(), &bytes), GPUOPT_SUCCESS)
       << "the wrapped memory's own buffer is untouched";
   free_buffers();
+}
+
+// The per-thread memo of live handles (handles.cpp) never outlives a destroy, whichever thread
+// destroys: a handle checked (and remembered) here, destroyed on another thread, is refused here.
+TEST_F(Deviceless, HandleDestroyedOnAnotherThreadIsRefusedAfterBeingChecked) {
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_stream_create(ctx_, &s), GPUOPT_SUCCESS);
+  void* native = nullptr;
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // remembered as live
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // answered from the memo
+  std::thread([s] { EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS); }).join();
+  EXPECT_EQ(gpuopt_stream_native(s, &native), GPUOPT_ERROR_INVALID_HANDLE);
+  // Handles made at a destroyed one's address are found live again, and of their own kind only.
+  for (int i = 0; i < 8; ++i) {
+    gpuopt_stream_t t = nullptr;
+    gpuopt_buffer_t b = nullptr;
+    ASSERT_EQ(gpuopt_stream_create(ctx_, &t), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(t, &native), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_stream_destroy(t), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_buffer_create(ctx_, 256, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(reinterpret_cast<gpuopt_stream_t>(b), &native),
+              GPUOPT_ERROR_INVALID_HANDLE)
+        << "a buffer where a stream was is no stream";
+    std::size_t bytes = 0;
+    EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_buffer_destroy(b), GPUOPT_SUCCESS);
+  }
 }
