@@ -132,6 +132,17 @@ void* device_pointer(gpuopt_buffer_t b) {
   return p;
 }
 
+// A first op on s (y += 0 x: values unchanged), so that the stream holds its cuBLAS handle and
+// workspaces before a test holds it: taking them may allocate, which must not happen behind a
+// held stream.
+void warm_up(gpuopt_context_t ctx, gpuopt_stream_t s, gpuopt_buffer_t x, gpuopt_buffer_t y) {
+  size_t bytes = 0;
+  EXPECT_GPUOPT_OK(gpuopt_buffer_size(x, &bytes));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx, s, GPUOPT_DTYPE_F32, static_cast<std::int64_t>(bytes / 4), 0.0,
+                               device_pointer(x), 1, device_pointer(y), 1));
+  EXPECT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+}
+
 // True when every one of the n floats of b is `want`.
 bool all_equal(gpuopt_buffer_t b, gpuopt_stream_t s, size_t n, float want) {
   std::vector<float> h(n, -1.0f);
@@ -452,6 +463,7 @@ TEST_F(Memory, DestroyAsyncReturnsBeforeTheStreamsWorkRuns) {
   constexpr size_t n = 1 << 20;
   gpuopt_buffer_t x = filled_buffer(ctx_, stream_, n, 1.0f);
   gpuopt_buffer_t y = filled_buffer(ctx_, stream_, n, 0.0f);
+  warm_up(ctx_, stream_, x, y);
   {
     StreamGate gate(native(stream_));
     ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 2.0, device_pointer(x), 1,
@@ -479,6 +491,7 @@ TEST_F(Memory, DestroyAsyncAfterAnEventOfAnotherStreamIsSafe) {
   gpuopt_buffer_t z = nullptr;
   cudaEvent_t read = nullptr;
   ASSERT_CUDA_OK(cudaEventCreateWithFlags(&read, cudaEventDisableTiming));
+  warm_up(ctx_, stream_, x, y);
   {
     StreamGate gate(native(stream_));
     ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 3.0, device_pointer(x), 1,
@@ -511,6 +524,7 @@ TEST_F(Memory, DestroyAsyncDefersTheAllocatorsFreeUntilTheStreamIsDone) {
   ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &s));
   gpuopt_buffer_t x = filled_buffer(counted_, s, n, 1.0f);
   gpuopt_buffer_t y = filled_buffer(counted_, s, n, 0.0f);
+  warm_up(counted_, s, x, y);
   const int before = counter_.freed();
   {
     StreamGate gate(native(s));
