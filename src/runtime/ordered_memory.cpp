@@ -78,10 +78,11 @@ gpuopt_status_t ordered_free(const char* fn, void* p, cudaStream_t stream) {
 
 gpuopt_status_t ordered_free_synchronized(const char* fn, void* p) {
   // Given back even when the wait fails (a device with a sticky error runs nothing any more).
-  // The legacy default stream: the device is idle, and this may run deferred by the free gate,
-  // after the context (and its allocation stream) is gone.
+  // On the calling thread's per-thread default stream: the device is idle, this may run deferred
+  // by the free gate after the context (and its allocation stream) is gone, and unlike the legacy
+  // default stream it joins no other blocking stream (one that another thread may be capturing).
   const cudaError_t e = cudaDeviceSynchronize();
-  GPUOPT_TRY(ordered_free(fn, p, nullptr));
+  GPUOPT_TRY(ordered_free(fn, p, cudaStreamPerThread));
   return e == cudaSuccess ? GPUOPT_SUCCESS
                           : fail_cuda(e, fn, "cudaDeviceSynchronize before cudaFreeAsync");
 }
