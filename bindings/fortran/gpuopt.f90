@@ -387,6 +387,11 @@ module gpuopt
       import :: c_int, c_ptr
       type(c_ptr), value :: buffer
     end function
+    integer(c_int) function gpuopt_buffer_destroy_async(buffer, stream) &
+        bind(c, name='gpuopt_buffer_destroy_async')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer, stream
+    end function
     ! graphs
     integer(c_int) function gpuopt_graph_begin(ctx, stream) bind(c, name='gpuopt_graph_begin')
       import :: c_int, c_ptr

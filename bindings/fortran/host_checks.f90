@@ -99,6 +99,8 @@ program host_checks
   call failed(gpuopt_copy_to_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_from_host')
   call failed(gpuopt_copy_from_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_to_host')
   call expect(gpuopt_buffer_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_buffer_destroy')
+  call expect(gpuopt_buffer_destroy_async(c_null_ptr, c_null_ptr) == GPUOPT_SUCCESS, &
+              'gpuopt_buffer_destroy_async')
   call failed(gpuopt_graph_begin(c_null_ptr, c_null_ptr), 'gpuopt_graph_begin')
   call failed(gpuopt_graph_end(c_null_ptr, h), 'gpuopt_graph_end')
   call failed(gpuopt_graph_end_update(c_null_ptr, c_null_ptr, i32), 'gpuopt_graph_end_update')

@@ -5,6 +5,7 @@
 
 #include "api/getter.hpp"
 #include "runtime/buffer.hpp"
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
@@ -19,6 +20,14 @@ gpuopt_status_t finish(gpuopt::Buffer* raw, gpuopt_buffer_t* out) {
   gpuopt::handle_register(raw, gpuopt::HandleKind::buffer);
   raw->ctx->live_objects.fetch_add(1);
   *out = raw;
+  return GPUOPT_SUCCESS;
+}
+
+// The handle of a buffer whose memory was released (or is on its way back).
+gpuopt_status_t forget(gpuopt::Buffer* b) {
+  gpuopt::handle_unregister(b);
+  b->ctx->live_objects.fetch_sub(1);
+  delete b;
   return GPUOPT_SUCCESS;
 }
 
@@ -94,6 +103,8 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device
     b->kind = GPUOPT_MEMORY_EXTERNAL;
     b->bytes = bytes;
     b->device_ptr = device_ptr;
+    // Borrowed until the buffer is destroyed: pointers into it are checked with no driver query.
+    if (!gpuopt::deviceless_active()) gpuopt::remember_owned_range(*ctx, device_ptr, bytes);
     return finish(b.release(), buffer);
   });
 }
@@ -189,10 +200,22 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer) {
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
     GPUOPT_TRY(gpuopt::buffer_release(fn, *buffer));
-    gpuopt::handle_unregister(buffer);
-    buffer->ctx->live_objects.fetch_sub(1);
-    delete buffer;
-    return GPUOPT_SUCCESS;
+    return forget(buffer);
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy_async(gpuopt_buffer_t buffer,
+                                                       gpuopt_stream_t stream) {
+  static const char* fn = "gpuopt_buffer_destroy_async";
+  return guarded(fn, [&] {
+    if (!buffer) return GPUOPT_SUCCESS;
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_stream(fn, stream, buffer->ctx));
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::check_stream_not_captured(fn, *stream));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY(gpuopt::buffer_release_ordered(fn, *buffer, stream->stream));
+    return forget(buffer);
   });
 }
 

@@ -1,7 +1,7 @@
 // The context: one device, its description, the per-op forced and last-chosen variants, the
 // ranges of compressible memory it handed out (variants prefer block-tiled access there), its
-// allocator, its pool of stream resources, its cache of validated pointer ranges and its tuning
-// cache.
+// allocator, its pool of stream resources, its cache of validated pointer ranges, its
+// stream-ordered allocation state and its tuning cache.
 #pragma once
 #include <array>
 #include <atomic>
@@ -12,6 +12,7 @@
 #include "allocator.hpp"
 #include "device.hpp"
 #include "gpuopt.h"
+#include "ordered_memory.hpp"
 #include "range_cache.hpp"
 #include "registry.hpp"
 #include "stream_resources.hpp"
@@ -29,10 +30,11 @@ struct gpuopt_context_s {
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> compressible_ranges;  // [begin, end)
   std::atomic<int> compressible_count{0};
 
-  gpuopt::Allocator allocator;  // gpuopt_context_set_allocator (set while no object lives)
-  gpuopt::ResourcePool pool;    // idle stream resources (stream_resources.hpp)
-  gpuopt::RangeCache ranges;    // validated pointer ranges (range_cache.hpp)
-  gpuopt::TuneCache tune;       // tuning cache (tune_cache.hpp; gpuopt_context_set_tune_cache)
+  gpuopt::Allocator allocator;    // gpuopt_context_set_allocator (set while no object lives)
+  gpuopt::ResourcePool pool;      // idle stream resources (stream_resources.hpp)
+  gpuopt::RangeCache ranges;      // validated pointer ranges (range_cache.hpp)
+  gpuopt::OrderedMemory ordered;  // stream-ordered device buffers (ordered_memory.hpp)
+  gpuopt::TuneCache tune;         // tuning cache (tune_cache.hpp; gpuopt_context_set_tune_cache)
 };
 
 namespace gpuopt {

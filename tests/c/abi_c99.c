@@ -173,6 +173,8 @@ static void check_null_handles(void) {
   OK(gpuopt_stream_destroy(NULL));
   fn = "gpuopt_buffer_destroy";
   OK(gpuopt_buffer_destroy(NULL));
+  fn = "gpuopt_buffer_destroy_async";
+  OK(gpuopt_buffer_destroy_async(NULL, NULL));
   fn = "gpuopt_graph_destroy";
   OK(gpuopt_graph_destroy(NULL));
 
@@ -876,7 +878,8 @@ static void check_with_device(void) {
   fn = "gpuopt_buffer_destroy";
   OK(gpuopt_buffer_destroy(bw));
   OK(gpuopt_buffer_destroy(bx));
-  OK(gpuopt_buffer_destroy(by));
+  fn = "gpuopt_buffer_destroy_async";
+  OK(gpuopt_buffer_destroy_async(by, stream));
   fn = "gpuopt_stream_destroy";
   OK(gpuopt_stream_destroy(wrapped));
   OK(gpuopt_stream_destroy(stream));

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "deviceless_fixture.hpp"
@@ -161,3 +162,77 @@ TEST_F(Deviceless, GdnEmptyPassesWithHugeExtentsDispatch) {
 }
 
 }  // namespace
+
+// gpuopt_buffer_destroy_async: the handle checks of gpuopt_buffer_destroy plus the stream's; a
+// refused call leaves the buffer alive and usable, an accepted one frees it (the context then
+// owns nothing).
+TEST_F(Deviceless, DestroyAsyncChecksBufferAndStream) {
+  EXPECT_EQ(gpuopt_buffer_destroy_async(nullptr, stream_), GPUOPT_SUCCESS) << "NULL: a no-op";
+  gpuopt_buffer_t b = nullptr;
+  ASSERT_EQ(gpuopt_buffer_create(ctx_, 4096, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, nullptr), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, reinterpret_cast<gpuopt_stream_t>(b)),
+            GPUOPT_ERROR_INVALID_HANDLE)
+      << "a buffer is no stream";
+  gpuopt_context_t other = nullptr;
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_context_create(1, &other), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_stream_create(other, &s), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, s), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_SUCCESS) << "still alive after a refusal";
+  EXPECT_EQ(bytes, 4096u);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_ERROR_INVALID_HANDLE) << "the handle is gone";
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+// Every kind goes through it, wrapped memory included; the context ends up owning nothing.
+TEST_F(Deviceless, DestroyAsyncReleasesEveryKind) {
+  const gpuopt_memory_kind_t kinds[] = {GPUOPT_MEMORY_DEVICE, GPUOPT_MEMORY_PINNED_HOST,
+                                        GPUOPT_MEMORY_MAPPED, GPUOPT_MEMORY_COMPRESSIBLE};
+  for (gpuopt_memory_kind_t k : kinds) {
+    gpuopt_buffer_t b = nullptr;
+    ASSERT_EQ(gpuopt_buffer_create(ctx_, 1024, k, &b), GPUOPT_SUCCESS) << unit::last_message();
+    EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  }
+  void* p = buffer(ctx_, 1024);
+  gpuopt_buffer_t w = nullptr;
+  ASSERT_EQ(gpuopt_buffer_wrap(ctx_, p, 1024, &w), GPUOPT_SUCCESS) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_destroy_async(w, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpuopt_buffer_size(buffers_.front(), &bytes), GPUOPT_SUCCESS)
+      << "the wrapped memory's own buffer is untouched";
+  free_buffers();
+}
+
+// The per-thread memo of live handles (handles.cpp) never outlives a destroy, whichever thread
+// destroys: a handle checked (and remembered) here, destroyed on another thread, is refused here.
+TEST_F(Deviceless, HandleDestroyedOnAnotherThreadIsRefusedAfterBeingChecked) {
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_stream_create(ctx_, &s), GPUOPT_SUCCESS);
+  void* native = nullptr;
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // remembered as live
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // answered from the memo
+  std::thread([s] { EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS); }).join();
+  EXPECT_EQ(gpuopt_stream_native(s, &native), GPUOPT_ERROR_INVALID_HANDLE);
+  // Handles made at a destroyed one's address are found live again, and of their own kind only.
+  for (int i = 0; i < 8; ++i) {
+    gpuopt_stream_t t = nullptr;
+    gpuopt_buffer_t b = nullptr;
+    ASSERT_EQ(gpuopt_stream_create(ctx_, &t), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(t, &native), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_stream_destroy(t), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_buffer_create(ctx_, 256, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(reinterpret_cast<gpuopt_stream_t>(b), &native),
+              GPUOPT_ERROR_INVALID_HANDLE)
+        << "a buffer where a stream was is no stream";
+    std::size_t bytes = 0;
+    EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_buffer_destroy(b), GPUOPT_SUCCESS);
+  }
+}

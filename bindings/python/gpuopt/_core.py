@@ -335,6 +335,15 @@ class Buffer(_Handle):
         check(fn(self._h, ctypes.byref(p)))
         return p.value or 0
 
+    def close_async(self, stream):
+        """Destroys the buffer with its memory freed in ``stream``'s order, as cudaFreeAsync
+        (gpuopt_buffer_destroy_async): no synchronization; work on other streams that uses the
+        buffer must be ordered before it by the caller. ``close()`` synchronizes the device
+        instead. A no-op when already closed; on failure the buffer stays open."""
+        if self._h.value:
+            check(lib.gpuopt_buffer_destroy_async(self._h, stream._h))
+            self._h = _vp()
+
     @property
     def device_pointer(self):
         return self._ptr(lib.gpuopt_buffer_device_pointer)

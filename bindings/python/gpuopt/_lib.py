@@ -72,6 +72,7 @@ _PROTOTYPES = {
     "gpuopt_buffer_copy_from_host": (_S, [_p, _p, _size, _p, _size]),
     "gpuopt_buffer_copy_to_host": (_S, [_p, _p, _size, _p, _size]),
     "gpuopt_buffer_destroy": (_S, [_p]),
+    "gpuopt_buffer_destroy_async": (_S, [_p, _p]),
     # graphs
     "gpuopt_graph_begin": (_S, [_p, _p]),
     "gpuopt_graph_end": (_S, [_p, _pp]),

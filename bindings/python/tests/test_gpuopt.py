@@ -558,7 +558,10 @@ class Device(unittest.TestCase):
                 gpuopt.axpy(s, 1.0, 0, 0, n=-1, dtype="f32")
             self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_ARGUMENT)
             cap.graph.close()
-            for buf in (bx, by, bs, bm):
+            by.close_async(s)  # stream-ordered: after the matmul and copies queued on s
+            self.assertEqual(by.handle, 0)
+            by.close_async(s)  # already closed: a no-op
+            for buf in (bx, bs, bm):
                 buf.close()
 
     def test_tune_gemm_and_dispatch_from_the_cache(self):

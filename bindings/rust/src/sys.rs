@@ -492,6 +492,10 @@ extern "C" {
         bytes: usize,
     ) -> gpuopt_status_t;
     pub fn gpuopt_buffer_destroy(buffer: gpuopt_buffer_t) -> gpuopt_status_t;
+    pub fn gpuopt_buffer_destroy_async(
+        buffer: gpuopt_buffer_t,
+        stream: gpuopt_stream_t,
+    ) -> gpuopt_status_t;
 
     // Graphs
     pub fn gpuopt_graph_begin(ctx: gpuopt_context_t, stream: gpuopt_stream_t) -> gpuopt_status_t;

@@ -34,6 +34,7 @@ fn every_function_resolves() {
         sys::gpuopt_buffer_copy_from_host as *const (),
         sys::gpuopt_buffer_copy_to_host as *const (),
         sys::gpuopt_buffer_destroy as *const (),
+        sys::gpuopt_buffer_destroy_async as *const (),
         sys::gpuopt_graph_begin as *const (),
         sys::gpuopt_graph_end as *const (),
         sys::gpuopt_graph_end_update as *const (),
