@@ -1,5 +1,6 @@
 // The one path from a validated entry point to a kernel: choose the variant (forced or auto),
-// log the decision, launch it on the caller's stream and remember what ran.
+// log the decision, launch it on the caller's stream with the plan its check made (if any) and
+// remember what ran.
 #pragma once
 #include <string>
 
@@ -18,7 +19,8 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
                                gpuopt_dtype_t dtype, Describe&& describe) {
   const int forced = ctx.forced[op].load(std::memory_order_relaxed);
   const bool trace = log_enabled(LogLevel::debug);
-  Choice c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
+  PlanStorage plan;  // filled by a planning variant's check, read by its launcher; no allocation
+  Choice c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace, &plan);
   if (c.index < 0) {
     log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
         c.reason.c_str());
@@ -30,7 +32,9 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
         trace ? c.trace.c_str() : "");
   if (!deviceless_active()) {
     GPUOPT_TRY(stream_ready(fn, s));
-    GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));
+    ExecEnv env = exec_env(fn, s);
+    if (c.planned) env.plan = &plan;
+    GPUOPT_TRY(table[c.index].launch(p, env));
   }
   ctx.last[op].store(c.index, std::memory_order_relaxed);
   return GPUOPT_SUCCESS;
