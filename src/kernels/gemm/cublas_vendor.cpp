@@ -4,7 +4,7 @@
 #include <cublas_v2.h>
 
 #include "kernels/gemm/gemm.hpp"
-#include "runtime/error.hpp"
+#include "runtime/blas_error.hpp"
 
 namespace gpuopt {
 namespace {
@@ -49,10 +49,7 @@ gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env) {
                                        p.stride_b, beta, p.C, c, p.ldc, p.stride_c, p.batch,
                                        compute, CUBLAS_GEMM_DEFAULT);
   }
-  if (st != CUBLAS_STATUS_SUCCESS)
-    return fail(st == CUBLAS_STATUS_NOT_SUPPORTED ? GPUOPT_ERROR_UNSUPPORTED : GPUOPT_ERROR_CUBLAS,
-                env.fn, "cublas gemm: %s (%s)", cublasGetStatusName(st), cublasGetStatusString(st));
-  return GPUOPT_SUCCESS;
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS : blas_fail(st, env.fn, "cublas gemm");
 }
 
 }  // namespace gpuopt
