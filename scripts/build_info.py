@@ -18,6 +18,9 @@
       --bars-from FILE (repeatable): also copies the "bars" (and keeps the "results" under
       "extra_results") of another program's JSON measured in the same run, such as
       gpuopt-blas-bench's blas-bench.json.
+      --tuned-from FILE: a gpuopt-bench JSON of the same device run with a tuning cache
+      (`--tune-cache`): its "auto ran the fastest" bars are added as "... auto ran the
+      fastest, with a tuning cache" (target >= 0.98), beside the default run's own.
 """
 import argparse
 import json
@@ -135,6 +138,24 @@ def merge(args):
             bars.append(bar)
         if other.get("results"):
             doc.setdefault("extra_results", {})[os.path.basename(extra)] = other["results"]
+    if args.tuned_from:
+        with open(args.tuned_from) as f:
+            tuned = json.load(f)
+        tuning = tuned.get("tuning", {})
+        if tuning.get("mode") != "used" or not tuning.get("entries"):
+            sys.exit("build_info: %s ran without a tuning cache (tuning: %s)"
+                     % (args.tuned_from, tuning))
+        for bar in tuned.get("bars", []):
+            if not bar.get("name", "").endswith("auto ran the fastest"):
+                continue
+            bar = dict(bar, name=bar["name"] + ", with a tuning cache")
+            bar["note"] = "%s; cache %s, %d classes" % (bar.get("note", ""),
+                                                       os.path.basename(tuning.get("file", "")),
+                                                       tuning["entries"])
+            bars[:] = [b for b in bars if b.get("name") != bar["name"]]
+            bars.append(bar)
+        doc["tuning"] = dict(tuning, note="the 'with a tuning cache' bars come from a second "
+                             "run with this cache attached; every other figure is the default run's")
     with open(args.bench_json, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -154,6 +175,7 @@ def main():
     m.add_argument("--cores", type=int, default=os.cpu_count())
     m.add_argument("--ci")
     m.add_argument("--bars-from", action="append")
+    m.add_argument("--tuned-from")
     args = ap.parse_args()
     if args.cmd == "size":
         out = json.dumps(size(args.lib), indent=1)

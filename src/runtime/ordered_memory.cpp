@@ -1,5 +1,6 @@
 #include "runtime/ordered_memory.hpp"
 
+#include <unordered_map>
 #include <utility>
 
 #include "runtime/error.hpp"
@@ -34,17 +35,36 @@ gpuopt_status_t make_pool(const char* fn, int device, cudaMemPool_t* out) {
   return GPUOPT_SUCCESS;
 }
 
-// The allocation stream and pool, made on first use (the context's device is current).
+// gpuopt's pool of `device` (current): one per device for the process, made at the first
+// allocation and never destroyed. Destroying a pool while other threads synchronize and free on
+// the device crashed inside the driver (cuCtxSynchronize, 1 run in ~30 of the 16-thread
+// one-context-each stress test on an H100, driver 580.159.04); a process-wide pool is never
+// destroyed, and a context's blocks outlive it safely (they are freed into the same pool).
+gpuopt_status_t device_pool(const char* fn, int device, cudaMemPool_t* pool) {
+  static std::mutex mu;
+  static std::unordered_map<int, cudaMemPool_t>* pools =
+      new std::unordered_map<int, cudaMemPool_t>;  // never destroyed: pools live to the end
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = pools->find(device);
+  if (it == pools->end()) {
+    cudaMemPool_t p = nullptr;
+    GPUOPT_TRY(make_pool(fn, device, &p));
+    it = pools->emplace(device, p).first;
+  }
+  *pool = it->second;
+  return GPUOPT_SUCCESS;
+}
+
+// The context's allocation stream (made on first use, the context's device current) and the
+// device's pool.
 gpuopt_status_t allocation_stream(const char* fn, OrderedMemory& m, cudaStream_t* stream,
                                   cudaMemPool_t* pool) {
   std::lock_guard<std::mutex> lock(m.mu);
   if (!m.stream) {
     int device = 0;
     GPUOPT_TRY_CUDA(cudaGetDevice(&device), fn, "cudaGetDevice");
-    GPUOPT_TRY(make_pool(fn, device, &m.pool));
+    GPUOPT_TRY(device_pool(fn, device, &m.pool));
     if (cudaError_t e = cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking)) {
-      cudaMemPoolDestroy(m.pool);
-      m.pool = nullptr;
       m.stream = nullptr;
       return fail_cuda(e, fn, "cudaStreamCreateWithFlags (the context's allocation stream)");
     }
@@ -140,8 +160,7 @@ void reap_deallocations(OrderedMemory& m, int device, bool wait) {
 void ordered_close(OrderedMemory& m) {
   std::lock_guard<std::mutex> lock(m.mu);
   if (m.stream) {
-    cudaStreamDestroy(m.stream);
-    cudaMemPoolDestroy(m.pool);
+    cudaStreamDestroy(m.stream);  // the pool is the device's, for the process (device_pool)
     cudaGetLastError();
     m.stream = nullptr;
     m.pool = nullptr;

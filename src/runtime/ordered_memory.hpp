@@ -5,8 +5,9 @@
 //
 // Allocation keeps gpuopt_buffer_create's contract (memory usable at once on every stream): the
 // block is allocated on the context's private allocation stream, which is then synchronized
-// (it holds nothing but allocations, so the wait is for the allocation alone). The pool is the
-// context's own rather than the device's default one so that its reuse policy is gpuopt's: it
+// (it holds nothing but allocations, so the wait is for the allocation alone). The pool is
+// gpuopt's own, one per device for the process (never destroyed: see device_pool), rather than
+// the device's default one so that its reuse policy is gpuopt's: it
 // never makes an allocation wait for a free still pending on another stream
 // (cudaMemPoolReuseAllowInternalDependencies off), which would make gpuopt_buffer_create wait
 // for that stream's work; a block is reused once its free has run. Its release threshold stays
@@ -33,7 +34,7 @@ struct OrderedMemory {
   bool supported = false;  // the device has memory pools (read at context creation)
   std::mutex mu;
   cudaStream_t stream = nullptr;  // private allocation stream, made at the first allocation
-  cudaMemPool_t pool = nullptr;   // made with it
+  cudaMemPool_t pool = nullptr;   // the device's gpuopt pool (process-wide)
   struct Deferred {
     cudaEvent_t done = nullptr;  // recorded on the freeing stream
     void* p = nullptr;
@@ -65,8 +66,7 @@ gpuopt_status_t defer_deallocate(const char* fn, OrderedMemory& m, const Allocat
 // for each, when `wait`), on `device` through the free gate.
 void reap_deallocations(OrderedMemory& m, int device, bool wait);
 
-// Destroys the allocation stream and the pool (context destroy; the pool goes once the frees
-// still pending have run).
+// Destroys the allocation stream (context destroy); the device's pool stays for the process.
 void ordered_close(OrderedMemory& m);
 
 }  // namespace gpuopt

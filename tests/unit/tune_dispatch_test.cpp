@@ -23,7 +23,7 @@
 
 namespace {
 
-constexpr std::int64_t kN = 256;
+constexpr std::int64_t kN = 512;  // above smem_tiled's small-product rule (gemm_table.cpp)
 
 class TuneDispatch : public unit::DevicelessContext {
  protected:
