@@ -88,8 +88,13 @@ void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, std::ve
   int timed = 0;
   for (const GemmGroup& g : groups) {
     const Row base = gemm_row_base(g);
-    const Row row = torch_row(base, report);
+    Row row = torch_row(base, report);
     if (row.error.empty()) ++timed;
+    // Without --torch a case torch could not time (out of memory, say) is not gpuopt's failure.
+    if (!row.error.empty() && env.opt.torch == Options::Torch::automatic) {
+      row.skipped = true;
+      row.error = "skipped: " + row.error;
+    }
     std::size_t at = rows->size();
     for (std::size_t i = 0; i < rows->size(); ++i) {
       if ((*rows)[i].group_key() == base.group_key()) at = i + 1;

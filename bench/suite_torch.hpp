@@ -3,8 +3,9 @@
 //
 // The helper is $GPUOPT_BENCH_TORCH_HELPER, else torch_matmul.py next to the gpuopt-bench
 // executable (the build copies it there); the Python is $GPUOPT_BENCH_PYTHON, else python3. With
-// --torch a helper that cannot run torch gives each table an error row; by default it gives no
-// rows and one line on stderr; --no-torch runs nothing.
+// --torch a helper that cannot run torch gives each table an error row (as does a case torch
+// could not time); by default it gives no rows and one line on stderr (and such a case is a
+// skipped row); --no-torch runs nothing.
 #pragma once
 #include <vector>
 

@@ -79,9 +79,12 @@ def time_case(torch, case, warmup, repeats):
     out_dtype = dtype[c_type]
     mixed = a_type != c_type
     if mixed:
-        try:
-            torch.mm(torch.ones(2, 2, device="cuda", dtype=dtype[a_type]),
-                     torch.ones(2, 2, device="cuda", dtype=dtype[a_type]), out_dtype=out_dtype)
+        try:  # the call below, on a small problem
+            small = torch.ones((2, 2, 2) if batch > 1 else (2, 2), device="cuda",
+                               dtype=dtype[a_type])
+            mm = torch.bmm if batch > 1 else torch.mm
+            mm(small, small, out_dtype=out_dtype,
+               out=torch.empty(small.shape, device="cuda", dtype=out_dtype))
         except (TypeError, RuntimeError) as e:
             out_dtype = dtype[a_type]
             mixed = False
