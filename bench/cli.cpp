@@ -95,6 +95,11 @@ std::string usage() {
          "  --json FILE          write the results as JSON to FILE\n"
          "  --quick              smoke run: n = 2^24 unless --sizes, 5 repeats unless --repeats;\n"
          "                       gemm n = 1024,2048, 2048x2048x256, 64 x 128^3\n"
+         "  --tune[=FILE]        after each group's rows (gemm, reduce, stencil, transpose,\n"
+         "                       segmented_sort), gpuopt_tune its problem; write the tuning\n"
+         "                       cache FILE (default tune-<device>.cache; rewritten)\n"
+         "  --tune-cache FILE    run with the tuning cache FILE attached (auto dispatch follows\n"
+         "                       it; the JSON records it and the auto bars ask >= 0.98)\n"
          "  --require-bars       exit 3 when a bar is missed (rows all correct)\n"
          "  --torch, --no-torch  gemm torch.matmul peer rows (bench/torch_matmul.py, run with\n"
          "                       $GPUOPT_BENCH_PYTHON, default python3): --torch requires them,\n"
@@ -137,6 +142,15 @@ Options parse_args(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       no_value();
       o.help = true;
+    } else if (a == "--tune") {
+      o.tune = true;
+      if (has_inline) {
+        if (value.empty()) throw UsageError("--tune=: empty file name");
+        o.tune_path = value;
+      }
+    } else if (a == "--tune-cache") {
+      o.tune_cache = need();
+      if (o.tune_cache.empty()) throw UsageError("--tune-cache: empty file name");
     } else if (a == "--list-suites") {
       no_value();
       o.list_suites = true;
@@ -210,6 +224,8 @@ Options parse_args(int argc, char** argv) {
     }
     o.gemm_sizes = o.sizes;
   }
+  if (o.tune && !o.tune_cache.empty())
+    throw UsageError("--tune and --tune-cache: tune in one run, measure with the cache in another");
   return o;
 }
 

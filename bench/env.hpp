@@ -57,6 +57,7 @@ struct BenchEnv {
   Options opt;
   TimerConfig timer;
   Progress progress;
+  std::vector<std::string> tuning_errors;  // --tune: problems gpuopt_tune failed on
 
   // Seeds: a new one for every correctness check, so no two checks see the same inputs.
   std::uint64_t next_seed() { return seed_++; }

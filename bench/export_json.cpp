@@ -108,6 +108,14 @@ std::string results_json(const Results& r, const Options& opt) {
   w.key("repeats").integer(opt.repeats);
   w.key("quick").boolean(opt.quick);
   w.end_object();
+  w.key("tuning").begin_object();
+  w.key("mode").str(r.tuning.mode.empty() ? "none" : r.tuning.mode);
+  opt_str(w, "file", r.tuning.file);
+  w.key("entries").integer(r.tuning.entries);
+  w.key("errors").begin_array();
+  for (const std::string& e : r.tuning.errors) w.str(e);
+  w.end_array();
+  w.end_object();
   w.key("roofs").begin_object();
   w.key("copy_gbs").num(r.roofs.copy_gbs);
   w.key("copy_ms").num(r.roofs.copy_ms);

@@ -26,6 +26,7 @@
 #include "suite_transpose.hpp"
 #include "suites.hpp"
 #include "torch_peer.hpp"
+#include "tuning.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
 #define GPUOPT_BENCH_GIT ""
@@ -138,6 +139,7 @@ int run(Options opt) {
     void* native = nullptr;
     GPUOPT_CHECK(gpuopt_stream_native(env.stream, &native));
     env.cu = static_cast<cudaStream_t>(native);
+    tuning_setup(ctx, opt, env.info, &res.tuning);
 
     const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
     const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
@@ -177,6 +179,10 @@ int run(Options opt) {
     const std::vector<SortGroup> sort_groups = plan_segmented_sort(sort_opt, sort_table);
     total += segmented_sort_row_count(sort_groups);
     for (const AxpyGroup& g : groups) total += static_cast<int>(g.variants.size());
+    if (opt.tune) {  // a gpuopt_tune step per group of the tuned ops
+      total += static_cast<int>(gemm_groups.size() + reduce_groups.size() + stencil_groups.size() +
+                                transpose_groups.size() + sort_groups.size());
+    }
     env.progress.set_total(total);
     env.staging_hint = axpy_copy_back_bytes(groups);
 
@@ -222,7 +228,10 @@ int run(Options opt) {
     compute_transpose_bars(res, transpose_groups);
     compute_segmented_sort_bars(res, sort_groups);
     compute_multi_gpu_bars(res);
+    res.tuning.entries = tuning_entries(ctx);
+    res.tuning.errors = env.tuning_errors;
     code = exit_code(res, opt);
+    if (code != 1 && !res.tuning.errors.empty()) code = 1;
   } catch (const UsageError&) {
     env.release();
     warn_status(gpuopt_stream_destroy(env.stream), "gpuopt_stream_destroy");

@@ -31,6 +31,9 @@ struct Options {
   enum class Torch { automatic, on, off } torch = Torch::automatic;
   bool help = false;
   bool list_suites = false;  // --list-suites: print the default-suite table and exit
+  bool tune = false;         // --tune[=FILE]: tune each group's problem, write the cache
+  std::string tune_path;     // --tune's FILE ("": tune-<device>.cache in the current directory)
+  std::string tune_cache;    // --tune-cache FILE: run with this tuning cache attached
   std::string command_line;
 
   bool wants_op(const std::string& name) const { return op == "all" || op == name; }
@@ -112,9 +115,19 @@ struct DeviceSummary {
   bool supports_compression = false;
 };
 
+// The tuning cache of a run (docs/tuning.md): none, written by --tune, or used (--tune-cache or
+// GPUOPT_TUNE_CACHE) so that auto dispatch followed it.
+struct TuningInfo {
+  std::string mode;  // "", "written", "used"
+  std::string file;
+  int entries = 0;                  // classes in the context's cache at the end of the run
+  std::vector<std::string> errors;  // --tune: problems gpuopt_tune failed on (the run fails)
+};
+
 struct Results {
   DeviceSummary device;
   std::string gpuopt_version, git, timestamp;
+  TuningInfo tuning;
   Roofs roofs;
   std::vector<Row> rows;
   std::vector<Bar> bars;

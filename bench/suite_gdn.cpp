@@ -304,10 +304,11 @@ void run_gdn_groups(BenchEnv& env, const std::vector<GdnGroup>& groups, std::vec
 void compute_gdn_bars(Results& res, const std::vector<GdnGroup>& groups) {
   for (const GdnGroup& g : groups) {
     // The fused design's row: the variant auto ran when that is of the fused family (on the
-    // H200 sm90_wgmma_fused, the fused design on wgmma, for the forward pass), else `fused`.
+    // H200 sm90_wgmma_fused, the fused design on wgmma, for the forward pass), else
+    // `sm80_mma_fused` (named `fused` before issue 18; the bar's name stays "fused ms").
     const Row* autorow = find(res, g, "auto");
     const std::string ran = autorow ? autorow->ran_variant : "";
-    const std::string fam = ran.find("fused") != std::string::npos ? ran : "fused";
+    const std::string fam = ran.find("fused") != std::string::npos ? ran : "sm80_mma_fused";
     const Row* fused = find(res, g, fam);
     const Row* composed = find(res, g, "composed");
     Bar b;

@@ -1,9 +1,9 @@
 // The gdn rows (gpuopt_gdn_forward / gpuopt_gdn_backward) at the shape: N = 32 images,
 // C = 256 channels, 64 x 64 pixels (N = 4 with --quick), for each pass x {f32, tf32}: composed
-// (the cuBLAS-based baseline, this group's "vendor"), fused and auto. One set of random inputs
-// serves every row; each row checks one call against a host f64 reference computed once with all
-// host cores (y, dx, dbeta, dgamma over every pixel), then times the call. Bars: composed ms /
-// fused ms >= 2 for each pass and mode.
+// (the cuBLAS-based baseline, this group's "vendor"), the fused variants and auto. One set of
+// random inputs serves every row; each row checks one call against a host f64 reference computed
+// once with all host cores (y, dx, dbeta, dgamma over every pixel), then times the call. Bars:
+// composed ms / fused ms >= 2 for each pass and mode.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,7 +19,7 @@ struct GdnGroup {
   bool backward = false;
   bool tf32 = false;
   std::int64_t n = 32, c = 256, h = 64, w = 64;
-  std::vector<VariantSpec> variants;  // composed, fused, auto (as asked)
+  std::vector<VariantSpec> variants;  // composed, the fused variants, auto (as asked)
 };
 
 std::vector<GdnGroup> plan_gdn(const Options& opt, const std::vector<VariantSpec>& table);

@@ -17,6 +17,7 @@
 #include "gemm_device.hpp"
 #include "gemm_ref.hpp"
 #include "row_steps.hpp"
+#include "tuning.hpp"
 
 namespace bench {
 namespace {
@@ -461,6 +462,9 @@ void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
       env.progress.finish(std::string("ERROR ") + e.what());
     }
   }
+  const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
+  tune_step(env, setup_error, "gemm " + g.cfg.name + " " + gemm_shape_name(g), GPUOPT_OP_GEMM,
+            [&] { gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr()); });
   env.restore_auto(GPUOPT_OP_GEMM);
 }
 

@@ -7,6 +7,7 @@
 #include "suite_latency.hpp"
 
 #include <cublas_v2.h>
+#include <cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "launch_probe.hpp"
 #include "reduce_data.hpp"
 
 namespace bench {
@@ -227,6 +229,20 @@ void sum_pair(BenchEnv& env, std::vector<Row>* rows) {
   measure_pair(env, "sum n=4096", own, vendor, rows);
 }
 
+// r's timing fields from a warm-up batch and then the suite's repeats of batch() (ms per batch
+// of kLatencyCalls).
+void time_row(const BenchEnv& env, const std::function<double()>& batch, Row* r) {
+  batch();  // warm-up
+  std::vector<double> samples;
+  const int repeats = std::max(3, env.timer.repeats / 2);
+  for (int i = 0; i < repeats; ++i) samples.push_back(batch());
+  r->ms = median(samples);
+  r->ms_min = *std::min_element(samples.begin(), samples.end());
+  r->ms_max = *std::max_element(samples.begin(), samples.end());
+  r->repeats = repeats;
+  r->inner = kLatencyCalls;
+}
+
 // Wrap + destroy of a caller's cudaStream_t, per pair; then one op on a wrapped stream must
 // still run correctly.
 void wrap_row(BenchEnv& env, std::vector<Row>* rows) {
@@ -251,15 +267,8 @@ void wrap_row(BenchEnv& env, std::vector<Row>* rows) {
     CUDA_CHECK(cudaStreamSynchronize(cs));
     r.correct = y.all_equal(0.5f);
     r.bad_elements = r.correct ? 0 : 1;
-    time_batch(cs, pair);  // warm-up
-    std::vector<double> samples;
-    const int repeats = std::max(3, env.timer.repeats / 2);
-    for (int i = 0; i < repeats; ++i) samples.push_back(time_batch(cs, pair));
-    r.ms = median(samples);
-    r.ms_min = *std::min_element(samples.begin(), samples.end());
-    r.ms_max = *std::max_element(samples.begin(), samples.end());
-    r.repeats = repeats;
-    r.inner = kLatencyCalls;
+    time_row(
+        env, [&] { return time_batch(cs, pair); }, &r);
     r.note = fmt("%.2f", r.ms * 1000.0 / kLatencyCalls) + " us per wrap + destroy";
   } catch (const BenchError& e) {
     r.error = e.what();
@@ -268,6 +277,126 @@ void wrap_row(BenchEnv& env, std::vector<Row>* rows) {
   if (cs) cudaStreamDestroy(cs);
   env.progress.finish(r.error.empty() ? r.note : "ERROR");
   rows->push_back(r);
+}
+
+// What one driver or runtime query costs on this host, per call (2000 calls on a cudaMalloc
+// pointer, median of the batches): the pointer checks of an op are made of these, so the rows
+// say what each check costs next to the op rows above (docs/notes/latency.md).
+template <class F>
+void query_row(
+    BenchEnv& env, const std::string& what, F&& query, std::vector<Row>* rows,
+    const std::function<void()>& after_batch = [] {}) {
+  Row r = base_row("host query " + what);
+  r.variant = "driver";
+  r.data = "-";
+  env.progress.start("latency host query " + what);
+  try {
+    r.correct = query();
+    r.bad_elements = r.correct ? 0 : 1;
+    if (!r.correct) r.mismatch = "the query failed";
+    auto batch = [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < kLatencyCalls; ++i) query();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      after_batch();
+      return ms;
+    };
+    time_row(env, batch, &r);
+    r.note = fmt("%.0f", r.ms * 1e6 / kLatencyCalls) + " ns per call";
+  } catch (const BenchError& e) {
+    r.error = e.what();
+    env.note_error();
+  }
+  env.progress.finish(r.error.empty() ? r.note : "ERROR");
+  rows->push_back(r);
+}
+
+template <class Fn>
+Fn driver_entry(const char* name) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess || !p)
+    throw BenchError(GPUOPT_ERROR_CUDA, std::string("no driver entry point ") + name);
+  return reinterpret_cast<Fn>(p);
+}
+
+void query_rows(BenchEnv& env, std::vector<Row>* rows) {
+  Floats x(kAxpyN, 0.0f);
+  const auto ptr = reinterpret_cast<CUdeviceptr>(x.get());
+  using GetAttribute = CUresult (*)(void*, CUpointer_attribute, CUdeviceptr);
+  using GetAttributes = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
+  using GetRange = CUresult (*)(CUdeviceptr*, size_t*, CUdeviceptr);
+  const auto get_attribute = driver_entry<GetAttribute>("cuPointerGetAttribute");
+  const auto get_attributes = driver_entry<GetAttributes>("cuPointerGetAttributes");
+  const auto get_range = driver_entry<GetRange>("cuMemGetAddressRange");
+  query_row(
+      env, "cuPointerGetAttribute(BUFFER_ID)",
+      [&] {
+        unsigned long long id = 0;
+        return get_attribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr) == CUDA_SUCCESS && id != 0;
+      },
+      rows);
+  query_row(
+      env, "cuPointerGetAttributes(BUFFER_ID, RANGE_START, RANGE_SIZE)",
+      [&] {
+        unsigned long long id = 0;
+        CUdeviceptr start = 0;
+        size_t size = 0;
+        CUpointer_attribute a[] = {CU_POINTER_ATTRIBUTE_BUFFER_ID,
+                                   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                   CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+        void* d[] = {&id, &start, &size};
+        return get_attributes(3, a, d, ptr) == CUDA_SUCCESS && id != 0 && start == ptr;
+      },
+      rows);
+  query_row(
+      env, "cudaPointerGetAttributes",
+      [&] {
+        cudaPointerAttributes attr{};
+        return cudaPointerGetAttributes(&attr, x.get()) == cudaSuccess &&
+               attr.type == cudaMemoryTypeDevice;
+      },
+      rows);
+  query_row(
+      env, "cuMemGetAddressRange",
+      [&] {
+        CUdeviceptr base = 0;
+        size_t size = 0;
+        return get_range(&base, &size, ptr) == CUDA_SUCCESS && base == ptr;
+      },
+      rows);
+  query_row(
+      env, "cudaGetDevice",
+      [&] {
+        int d = -1;
+        return cudaGetDevice(&d) == cudaSuccess && d >= 0;
+      },
+      rows);
+  // Launches: issue cost on the host while the queue fills (the device runs an empty kernel in
+  // about a microsecond), the stream drained between batches.
+  const auto drain = [&] { CUDA_CHECK(cudaStreamSynchronize(env.cu)); };
+  query_row(
+      env, "empty kernel, triple chevron", [&] { return launch_empty_runtime(env.cu); }, rows,
+      drain);
+  query_row(
+      env, "empty kernel, cuLaunchKernel", [&] { return launch_empty_driver(env.cu); }, rows,
+      drain);
+}
+
+// Runs rows_of(); a setup that throws leaves one error row (shape, variant) instead.
+void setup_guarded(BenchEnv& env, const char* shape, const char* variant,
+                   const std::function<void()>& rows_of, std::vector<Row>* rows) {
+  try {
+    rows_of();
+  } catch (const BenchError& e) {
+    Row r = base_row(shape);
+    r.variant = variant;
+    r.error = std::string("setup failed: ") + e.what();
+    env.note_error();
+    rows->push_back(r);
+  }
 }
 
 const Row* find(const Results& r, const std::string& shape, bool vendor) {
@@ -281,7 +410,7 @@ const Row* find(const Results& r, const std::string& shape, bool vendor) {
 }  // namespace
 
 int latency_row_count(const Options& opt) {
-  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 9
+  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 16
                                                                                               : 0;
 }
 
@@ -298,16 +427,11 @@ void run_latency_suite(BenchEnv& env, std::vector<Row>* rows) {
     env.note_error();
     rows->push_back(r);
   }
-  try {
-    sum_pair(env, rows);
-  } catch (const BenchError& e) {
-    Row r = base_row("sum n=4096");
-    r.variant = "gpuopt";
-    r.error = std::string("setup failed: ") + e.what();
-    env.note_error();
-    rows->push_back(r);
-  }
+  setup_guarded(
+      env, "sum n=4096", "gpuopt", [&] { sum_pair(env, rows); }, rows);
   wrap_row(env, rows);
+  setup_guarded(
+      env, "host query", "driver", [&] { query_rows(env, rows); }, rows);
 }
 
 void compute_latency_bars(Results& r, const Options& opt) {

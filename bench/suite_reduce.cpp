@@ -14,6 +14,7 @@
 #include "check.hpp"
 #include "reduce_data.hpp"
 #include "row_steps.hpp"
+#include "tuning.hpp"
 
 namespace bench {
 namespace {
@@ -405,6 +406,10 @@ void run_reduce_group(BenchEnv& env, const ReduceGroup& g, std::vector<Row>* row
     env.progress.finish(progress_summary(r));
     rows->push_back(r);
   }
+  const gpuopt_reduce_desc_t d = make_desc(g);
+  tune_step(env, setup_error, "reduce " + dtype_str(g.type) + " " + shape, GPUOPT_OP_REDUCE, [&] {
+    GPUOPT_CHECK(gpuopt_reduce(env.ctx, env.stream, &d, in->device_ptr(), out->device_ptr()));
+  });
   env.restore_auto(GPUOPT_OP_REDUCE);
 }
 

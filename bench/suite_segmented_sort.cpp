@@ -13,6 +13,7 @@
 #include "check.hpp"
 #include "row_steps.hpp"
 #include "sort_data.hpp"
+#include "tuning.hpp"
 
 namespace bench {
 namespace {
@@ -215,6 +216,18 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
         },
         rows);
   }
+  gpuopt_segmented_sort_desc_t d{};
+  d.struct_size = sizeof d;
+  d.key_type = GPUOPT_DTYPE_I32;
+  d.order = GPUOPT_SORT_ASCENDING;
+  d.num_items = l.items;
+  d.num_segments = g.segments;
+  d.segment_size = g.segment_size;
+  d.offsets = offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr;
+  tune_step(env, setup_error, "segmented_sort i32 " + g.shape, GPUOPT_OP_SEGMENTED_SORT, [&] {
+    GPUOPT_CHECK(gpuopt_segmented_sort(env.ctx, env.stream, &d, in->device_ptr(), out->device_ptr(),
+                                       nullptr, nullptr, ws->device_ptr(), ws_bytes));
+  });
   env.restore_auto(GPUOPT_OP_SEGMENTED_SORT);
 }
 

@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "row_steps.hpp"
 #include "stencil_fill.hpp"
+#include "tuning.hpp"
 
 namespace bench {
 namespace {
@@ -198,6 +199,11 @@ void run_stencil_group(BenchEnv& env, const StencilGroup& g, std::vector<Row>* r
           return progress_summary(done) + (done.note.empty() ? "" : ", " + done.note);
         });
   }
+  const std::vector<double> c = coeffs_of(g);
+  const gpuopt_stencil_desc_t d = desc_of(g, c);
+  tune_step(env, setup_error, "stencil f32 " + shape_of(g), GPUOPT_OP_STENCIL, [&] {
+    GPUOPT_CHECK(gpuopt_stencil(env.ctx, env.stream, &d, in->device_ptr(), out->device_ptr()));
+  });
   env.restore_auto(GPUOPT_OP_STENCIL);
 }
 

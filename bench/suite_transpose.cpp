@@ -8,6 +8,7 @@
 #include "check.hpp"
 #include "row_steps.hpp"
 #include "transpose_data.hpp"
+#include "tuning.hpp"
 
 namespace bench {
 namespace {
@@ -130,6 +131,11 @@ void run_transpose_group(BenchEnv& env, const TransposeGroup& g, std::vector<Row
         },
         rows);
   }
+  const gpuopt_transpose_desc_t d = desc_of(g);
+  tune_step(
+      env, setup_error, "transpose " + dtype_str(g.dtype) + " " + shape, GPUOPT_OP_TRANSPOSE, [&] {
+        GPUOPT_CHECK(gpuopt_transpose(env.ctx, env.stream, &d, a->device_ptr(), b->device_ptr()));
+      });
   env.restore_auto(GPUOPT_OP_TRANSPOSE);
 }
 

@@ -20,7 +20,12 @@ const std::vector<Suite>& suites() {
        "gpuopt (`gpuopt`) alternating with the call a user would make instead (`cublas`: "
        "cublasSaxpy, cublasSgemm; `cub`: cub::DeviceReduce::Sum), operands in `cudaMalloc` "
        "memory (ms per batch, us per call in the note). Stream wrap: 2000 gpuopt_stream_wrap + "
-       "gpuopt_stream_destroy pairs of one cudaStream_t"},
+       "gpuopt_stream_destroy pairs of one cudaStream_t. Host queries (`driver`): 2000 calls "
+       "each of the driver and runtime queries a call's checks are made of "
+       "(cuPointerGetAttribute(BUFFER_ID), cuPointerGetAttributes, cudaPointerGetAttributes, "
+       "cuMemGetAddressRange, cudaGetDevice) and of an empty kernel launched with the triple "
+       "chevron and "
+       "with cuLaunchKernel (ns per call in the note)"},
       {"gemm", "ladders against cuBLAS / cuBLASLt: f64, f32, tf32, bf16 -> f32 / bf16",
        "gemm square n = 4096, f64, f32 (exact), tf32, bf16 -> f32, bf16 -> bf16: every variant "
        "of the table with the input dtype (the ladder), then `auto`. Square n = 8192, the same "

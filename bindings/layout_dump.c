@@ -48,6 +48,13 @@ int main(void) {
   OFF(gpuopt_variant_info_t, available);
   OFF(gpuopt_variant_info_t, dtype_mask);
 
+  SIZE(gpuopt_tune_result_t);
+  OFF(gpuopt_tune_result_t, struct_size);
+  OFF(gpuopt_tune_result_t, variant);
+  OFF(gpuopt_tune_result_t, ms);
+  OFF(gpuopt_tune_result_t, timed);
+  OFF(gpuopt_tune_result_t, refused);
+
   SIZE(gpuopt_gemm_desc_t);
   OFF(gpuopt_gemm_desc_t, struct_size);
   OFF(gpuopt_gemm_desc_t, trans_a);

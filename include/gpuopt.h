@@ -243,7 +243,9 @@ typedef struct gpuopt_allocator_t {
    *  stream of the device, so a stream-ordered pool must hand out memory usable everywhere. */
   void* (*allocate)(size_t bytes, void* cuda_stream, void* user);
   /** Takes back what allocate returned, with the same @p bytes and @p cuda_stream. gpuopt calls it
-   *  only once no work it enqueued uses the memory any more (it has synchronized the device). */
+   *  only once no work it enqueued uses the memory any more (it has synchronized the device, or,
+   *  after gpuopt_buffer_destroy_async(), the work of that call's stream up to the free has
+   *  completed), so the block may be reused at once on any stream. */
   void (*deallocate)(void* ptr, size_t bytes, void* cuda_stream, void* user);
   void* user; /**< passed to both callbacks unchanged */
 } gpuopt_allocator_t;
@@ -301,7 +303,10 @@ typedef struct gpuopt_buffer_s* gpuopt_buffer_t;
 
 /** Kind of memory a buffer holds. */
 typedef enum gpuopt_memory_kind_t {
-  GPUOPT_MEMORY_DEVICE = 0,       /**< cudaMalloc'd device memory. */
+  GPUOPT_MEMORY_DEVICE = 0,       /**< Device memory: from the device's current stream-ordered
+                                       pool (cudaMallocAsync) where the device supports memory
+                                       pools, else cudaMalloc; the context's allocator when one is
+                                       set. */
   GPUOPT_MEMORY_PINNED_HOST = 1,  /**< Page-locked host memory (fast async copies). */
   GPUOPT_MEMORY_MAPPED = 2,       /**< Pinned host memory mapped into the device (zero-copy). */
   GPUOPT_MEMORY_COMPRESSIBLE = 3, /**< Device memory from the driver VMM API with generic
@@ -320,7 +325,9 @@ typedef enum gpuopt_memory_kind_t {
 GPUOPT_API gpuopt_status_t gpuopt_buffer_create(gpuopt_context_t ctx, size_t bytes,
                                                 gpuopt_memory_kind_t kind, gpuopt_buffer_t* buffer);
 
-/** Wraps (borrows) @p bytes of the caller's device memory at @p device_ptr. */
+/** Wraps (borrows) @p bytes of the caller's device memory at @p device_ptr. The memory must stay
+ *  allocated until the buffer is destroyed: while it lives, operands inside the wrapped range are
+ *  checked without a driver query (see @ref memory "Memory"). */
 GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device_ptr, size_t bytes,
                                               gpuopt_buffer_t* buffer);
 
@@ -355,6 +362,29 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_to_host(gpuopt_buffer_t buffer,
 /** Frees the buffer's memory (not for wrapped memory) and the handle. Synchronizes the device
  *  first, as cudaFree does; illegal during capture. NULL is a no-op. */
 GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer);
+
+/**
+ * Destroys the handle at once and frees the buffer's memory in the order of @p stream, as
+ * cudaFreeAsync does: the memory is reused only after the work already enqueued on @p stream,
+ * and nothing is synchronized (the call returns while that work still runs). Work on other
+ * streams that uses the buffer must be ordered before the free by the caller, e.g. an event
+ * recorded there and waited for on @p stream (cudaStreamWaitEvent), exactly as for
+ * cudaFreeAsync.
+ *
+ * Stream-ordered for ::GPUOPT_MEMORY_DEVICE buffers: on devices with memory pools
+ * (cudaDevAttrMemoryPoolsSupported; the buffer then came from the pool) through cudaFreeAsync;
+ * for a context with an allocator, an event recorded on @p stream is kept with the memory, and
+ * the allocator's deallocate is called once it has completed, from a later buffer call of the
+ * context (gpuopt_buffer_create(), gpuopt_buffer_destroy(), gpuopt_buffer_destroy_async()) or
+ * gpuopt_context_destroy(), which waits for it. Other buffers (pinned, mapped and compressible memory, device memory
+ * where the device has no pools) are freed as gpuopt_buffer_destroy() frees them: after a device
+ * synchronization; wrapped memory is never freed. Not deferred by the free gate, and legal while
+ * another thread captures (see @ref threading "Thread safety"). Illegal while this thread
+ * captures or while @p stream's CUDA stream is captured (::GPUOPT_ERROR_CAPTURE_ILLEGAL, nothing
+ * changed). @p stream must belong to the buffer's context. NULL @p buffer is a no-op.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy_async(gpuopt_buffer_t buffer,
+                                                       gpuopt_stream_t stream);
 
 /** @} */
 
@@ -461,6 +491,60 @@ GPUOPT_API gpuopt_status_t gpuopt_context_get_variant(gpuopt_context_t ctx, gpuo
  *  NULL when none ran yet; static storage. */
 GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                const char** name);
+
+/**
+ * Attaches the tuning cache file @p path to the context (see @ref tuning): reads it now, and from
+ * then on auto dispatch runs the variant it records for a problem's class, falling back to the
+ * built-in preference rules for classes it does not list, for a recorded variant that cannot
+ * implement the particular problem, and always under a forced variant. gpuopt_tune() writes its
+ * results back to @p path. A missing file is an empty cache (gpuopt_tune() creates it); a file
+ * made for another device, driver or gpuopt version, or one that does not parse, is ignored with
+ * one log line (::GPUOPT_LOG_INFO) and the call still succeeds with an empty cache:
+ * gpuopt_context_tune_cache_entries() tells how many classes were loaded. NULL detaches the file
+ * and forgets the cache (dispatch by the rules again). A context created while the environment
+ * variable GPUOPT_TUNE_CACHE names a file starts with that file attached; by default none is.
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT for an empty path.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_set_tune_cache(gpuopt_context_t ctx, const char* path);
+
+/** Number of problem classes in the context's tuning cache (0 when none is attached). */
+GPUOPT_API gpuopt_status_t gpuopt_context_tune_cache_entries(gpuopt_context_t ctx, int* entries);
+
+/**
+ * One call of the op being tuned, made by gpuopt_tune(): enqueue exactly one gpuopt call of that
+ * op (e.g. gpuopt_gemm()) on the stream given to gpuopt_tune() and return its status. @p user is
+ * gpuopt_tune()'s @p user.
+ */
+typedef gpuopt_status_t (*gpuopt_tune_call_fn)(void* user);
+
+/** What gpuopt_tune() measured. Set struct_size = sizeof(gpuopt_tune_result_t). */
+typedef struct gpuopt_tune_result_t {
+  size_t struct_size;  /**< sizeof(gpuopt_tune_result_t), set by the caller. */
+  const char* variant; /**< The fastest variant (now recorded for the class); static storage. */
+  double ms;           /**< Its median time per call, milliseconds. */
+  int timed;           /**< Variants that ran the problem and were timed. */
+  int refused;         /**< Variants that cannot run it (dtype, device or problem). */
+} gpuopt_tune_result_t;
+
+/**
+ * Times every variant of @p op on one problem and records the fastest for the problem's class
+ * (@ref tuning defines the classes) in the context's tuning cache, which auto dispatch then
+ * follows; when a cache file is attached (gpuopt_context_set_tune_cache()) it is rewritten
+ * atomically with the new entry. The problem is whatever @p call enqueues on @p stream: gpuopt_tune
+ * calls it many times (each variant once untimed, then interleaved timed rounds until
+ * @p budget_seconds of measurement are spent or every variant has enough samples), so the call
+ * must be repeatable: it overwrites its outputs each time (GEMM with beta != 0 accumulates into
+ * C). Variants whose single call takes over 4x the fastest one's are dropped after the first
+ * round. Do not call @p op on this context from other threads while it runs: their calls would
+ * dispatch as usual but are not part of the measurement. @p result may be NULL.
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT when @p call is NULL, @p budget_seconds is not positive and
+ * finite, or the calls span several problem classes or none; ::GPUOPT_ERROR_UNSUPPORTED when no
+ * variant can run the problem; the first error of @p call otherwise. Not allowed while a stream of
+ * this thread is being captured.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t stream,
+                                       gpuopt_op_t op, gpuopt_tune_call_fn call, void* user,
+                                       double budget_seconds, gpuopt_tune_result_t* result);
 
 /** @} */
 

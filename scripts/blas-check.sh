@@ -8,7 +8,8 @@
 #   3. the bench: the CPU BLAS, NVBLAS (the toolkit's libnvblas.so, a generated nvblas.conf with
 #      the same CPU BLAS and pinning on) and gpuopt_blas, dgemm_ on host arrays, n = 256..16384;
 #      the out-of-core dgemm (three matrices larger than GPU 0's memory, checked on sampled
-#      entries); with two GPUs, n = 32768 on one and on two; then the bars.
+#      entries); with two GPUs, n = 32768 on one and on two (also with 3 and 4 workers per
+#      GPU); then the bars.
 # Usage: scripts/blas-check.sh [all|build|test|bench] (phases, so each fits a 10-minute command;
 # the build directory is reused). $OUT (default ./blas-check-out) receives a few files only:
 # summary.txt, bench.txt, blas-bench.json and blas-logs.tgz (every log); the work files stay in
@@ -17,8 +18,9 @@
 # CARRY (default .blas-carry) holds what the GPU machine lacks: debs/ (libblas-test, libblas3,
 # libopenblas0-pthread, unpacked into BUILD_DIR/blas-pkgs) and bin/ (the unchanged programs).
 # SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_OOC=1 leave steps out; MULTI_ONLY=1 benches only the 2-GPU
-# rows (n = 32768 on one GPU and on two). Exit: 0 all passed, 1 a test failed,
-# 3 a bar was missed.
+# rows (n = 32768 on one GPU and on two, with the default pipeline workers per GPU and with each
+# of BENCH_STREAMS, default "3 4": GPUOPT_BLAS_STREAMS; BENCH_STREAMS= measures the default only).
+# Exit: 0 all passed, 1 a test failed, 3 a bar was missed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -64,8 +66,11 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUOPT_CUDA_ARCHITE
   -DGPUOPT_BUILD_DOCS=OFF -DGPUOPT_BUILD_BINDINGS=OFF -DGPUOPT_BUILD_EXAMPLES=OFF \
   -DGPUOPT_BUILD_STATIC=OFF -DGPUOPT_BUILD_RUST=OFF -DGPUOPT_BLAS_TESTER_DIR="$testers" >"$out/configure.log" 2>&1 ||
   { tail -n 30 "$out/configure.log"; exit 1; }
-ninja -C "$build" gpuopt_blas gpuopt_libblas gpuopt_blas_gpu gpuopt_blas_gpu_tests \
-  gpuopt_blas_oom_test gpuopt_blas_semantics_test gpuopt_blas_no_cuda_test gpuopt-blas-bench >"$out/build.log" 2>&1 ||
+# tests/blas/all: every target tests/blas/CMakeLists.txt defines (test programs, the stand-in CPU
+# BLAS of blas.ilp64.forward, the tile-plan tests ...), so no '^blas\.' test is "Not Run"; the
+# libraries the tests name by file but do not depend on, and the bench.
+ninja -C "$build" tests/blas/all gpuopt_blas gpuopt_libblas gpuopt_blas_gpu \
+  gpuopt-blas-bench >"$out/build.log" 2>&1 ||
   { tail -n 40 "$out/build.log"; exit 1; }
 echo "built" | tee -a "$out/summary.txt"
 fi
@@ -77,7 +82,7 @@ bench=$build/bench/blas/gpuopt-blas-bench
 if [[ ${SKIP_TESTS:-0} != 1 && ($phase == all || $phase == test) ]]; then
   (cd "$build" && BLAS_TESTER_DIR=$testers ctest -R '^blas\.' --output-on-failure) \
     >"$out/ctest.log" 2>&1 || fail "ctest (see ctest.log)"
-  grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)" "$out/ctest.log" | tee -a "$out/summary.txt"
+  grep -E "tests passed|tests failed|\(Failed\)|\(Skipped\)|Not Run" "$out/ctest.log" | tee -a "$out/summary.txt"
 
   # --- 2. the unchanged programs
   for prog in dgemm_c dgemm_f; do
@@ -151,15 +156,33 @@ EOF
     fi
   fi
   if ((ngpu >= 2)); then
-    GPUOPT_BLAS_DEVICES=0 LD_PRELOAD=$preload "$bench" measure --impl gpuopt-1gpu --sizes 32768 \
-      >"$r/one.txt" 2>&1 || fail "bench 1 GPU"
-    GPUOPT_BLAS_DEVICES=0,1 LD_PRELOAD=$preload "$bench" measure --impl gpuopt-2gpu \
-      --sizes 32768 >"$r/two.txt" 2>&1 || fail "bench 2 GPUs"
+    # With the call log: each call's line names the order it ran in (tiles or panels), its tiles,
+    # the CPU's copy bytes and the model's time (docs/notes/blas.md, "Tile orders").
+    GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0 LD_PRELOAD=$preload "$bench" measure \
+      --impl gpuopt-1gpu --sizes 32768 >"$r/one.txt" 2>&1 || fail "bench 1 GPU"
+    GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0,1 LD_PRELOAD=$preload "$bench" measure \
+      --impl gpuopt-2gpu --sizes 32768 >"$r/two.txt" 2>&1 || fail "bench 2 GPUs"
+    # The same rows with other numbers of pipeline workers per GPU (GPUOPT_BLAS_STREAMS; rows
+    # gpuopt-1gpu-wN, gpuopt-2gpu-wN and the bench's workers table): whether the default (2)
+    # should change. The bar keeps the default's rows. Each setting costs as long as those two.
+    for w in ${BENCH_STREAMS-3 4}; do
+      GPUOPT_BLAS_STREAMS=$w GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0 LD_PRELOAD=$preload "$bench" \
+        measure --impl gpuopt-1gpu-w$w --sizes 32768 >"$r/one-w$w.txt" 2>&1 ||
+        fail "bench 1 GPU, $w workers"
+      GPUOPT_BLAS_STREAMS=$w GPUOPT_BLAS_LOG=1 GPUOPT_BLAS_DEVICES=0,1 LD_PRELOAD=$preload \
+        "$bench" measure --impl gpuopt-2gpu-w$w --sizes 32768 >"$r/two-w$w.txt" 2>&1 ||
+        fail "bench 2 GPUs, $w workers"
+    done
   fi
   "$bench" bars $(ls "$r"/cpu.txt "$r"/nvblas.txt "$r"/gpuopt.txt "$r"/ooc.txt "$r"/one.txt \
-    "$r"/two.txt 2>/dev/null) --json "$out/blas-bench.json" | tee "$out/bench.txt"
+    "$r"/two.txt "$r"/one-w*.txt "$r"/two-w*.txt 2>/dev/null) --json "$out/blas-bench.json" |
+    tee "$out/bench.txt"
   rc=${PIPESTATUS[0]}
   if ((rc == 1)); then fail "bench: a wrong result"; elif ((rc == 3 && status == 0)); then status=3; fi
   [[ -f $r/gpuopt-route.log ]] && cat "$r/gpuopt-route.log" >>"$out/bench.txt"
+  for f in ooc one two $(cd "$r" && ls one-w*.txt two-w*.txt 2>/dev/null | sed 's/\.txt$//'); do
+    [[ -f $r/$f.txt ]] && grep -h '^gpuopt_blas: dgemm' "$r/$f.txt" "$r/$f.err" 2>/dev/null |
+      sed "s/^/$f: /" >>"$out/bench.txt"
+  done
 fi
 finish

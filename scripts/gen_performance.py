@@ -135,7 +135,8 @@ def gdn_section(rows):
     """Markdown lines for the GDN rows: one table, pass x mode x variant, ratio to composed."""
     lines = ["### GDN", "",
              "gpuopt_gdn_forward / gpuopt_gdn_backward, NCHW f32. composed = elementwise kernels + "
-             "cuBLAS (the baseline); fused = gpuopt's tensor-core GEMM with the GDN arithmetic in "
+             "cuBLAS (the baseline); sm80_mma_fused (fused in results before its rename) = gpuopt's "
+             "mma.sync tensor-core GEMM with the GDN arithmetic in "
              "the operand load and the epilogue (f32 mode: 3xTF32); sm90_wgmma_fused = the same "
              "fused forward pass on the sm_90a TMA + wgmma GEMM kernel; sm90_onepass_fused = the tf32 "
              "backward pass in one TMA + wgmma kernel per pixel tile, then the dgamma GEMM (the "

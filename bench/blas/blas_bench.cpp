@@ -10,7 +10,9 @@
 //       one line per size: "RESULT impl=NAME n=N seconds=S ok=1".
 //   gpuopt-blas-bench bars FILE... [--json OUT]
 //       Reads the RESULT lines (impl names cpu, nvblas, gpuopt, gpuopt-ooc, gpuopt-1gpu,
-//       gpuopt-2gpu), prints the table and the bars, writes them as JSON ("results", "bars" with
+//       gpuopt-2gpu; gpuopt-1gpu-wN / gpuopt-2gpu-wN: the n = 32768 rows with GPUOPT_BLAS_STREAMS=N
+//       pipeline workers per GPU), prints the table, the workers comparison (not a bar: the bars
+//       use the default setting) and the bars, writes them as JSON ("results", "bars" with
 //       name/value/target/min/max/pass/note, as gpuopt-bench writes its bars).
 #include <dlfcn.h>
 #include <stdio.h>
@@ -129,6 +131,43 @@ struct Bar {
   bool have;
 };
 
+// The RESULT seconds of @p impl at size @p n; -1 when not measured.
+double seconds_of(const std::map<std::string, std::map<long, double>>& secs,
+                  const std::string& impl, long n) {
+  auto it = secs.find(impl);
+  if (it == secs.end()) return -1.0;
+  auto jt = it->second.find(n);
+  return jt == it->second.end() ? -1.0 : jt->second;
+}
+
+// n = 32768 on one GPU and on two per number of pipeline workers per GPU (GPUOPT_BLAS_STREAMS:
+// "default" = gpuopt-1gpu / gpuopt-2gpu, N = gpuopt-1gpu-wN / gpuopt-2gpu-wN): which setting is
+// fastest on one GPU, on two, and the 2-GPU speedup against the default one-GPU time (the bar's
+// denominator) and against one GPU with the same setting.
+void workers_table(const std::map<std::string, std::map<long, double>>& secs) {
+  const long n = 32768;
+  auto get = [&](const std::string& impl) { return seconds_of(secs, impl, n); };
+  std::vector<std::string> settings;
+  for (int w = 1; w <= 9; ++w)
+    if (get("gpuopt-1gpu-w" + std::to_string(w)) > 0 ||
+        get("gpuopt-2gpu-w" + std::to_string(w)) > 0)
+      settings.push_back(std::to_string(w));
+  if (settings.empty()) return;
+  settings.insert(settings.begin(), "default");
+  const double base = get("gpuopt-1gpu");
+  printf("\nworkers per GPU (GPUOPT_BLAS_STREAMS), dgemm host n=%ld:\n", n);
+  printf("  %-8s %10s %10s %16s %16s\n", "workers", "1 GPU s", "2 GPUs s", "2 GPUs / 1 dflt",
+         "2 GPUs / 1 same");
+  for (const std::string& w : settings) {
+    const std::string tail = w == "default" ? "" : "-w" + w;
+    const double one = get("gpuopt-1gpu" + tail), two = get("gpuopt-2gpu" + tail);
+    auto cell = [](double v) { return v > 0 ? std::to_string(v).substr(0, 6) : std::string("-"); };
+    printf("  %-8s %10s %10s %16s %16s\n", w.c_str(), cell(one).c_str(), cell(two).c_str(),
+           cell(two > 0 && base > 0 ? base / two : -1).c_str(),
+           cell(two > 0 && one > 0 ? one / two : -1).c_str());
+  }
+}
+
 int bars(int argc, char** argv) {
   std::map<std::string, std::map<long, double>> secs;
   std::string json;
@@ -155,16 +194,12 @@ int bars(int argc, char** argv) {
       }
     }
   }
-  auto get = [&](const char* impl, long n) {
-    auto it = secs.find(impl);
-    if (it == secs.end()) return -1.0;
-    auto jt = it->second.find(n);
-    return jt == it->second.end() ? -1.0 : jt->second;
-  };
+  auto get = [&](const char* impl, long n) { return seconds_of(secs, impl, n); };
   auto tflops = [](long n, double s) { return 2.0 * n * n * static_cast<double>(n) / s * 1e-12; };
-  printf("%-12s %8s %12s %10s\n", "impl", "n", "seconds", "TFLOP/s");
+  printf("%-16s %8s %12s %10s\n", "impl", "n", "seconds", "TFLOP/s");
   for (auto& [impl, m] : secs)
-    for (auto& [n, s] : m) printf("%-12s %8ld %12.4f %10.3f\n", impl.c_str(), n, s, tflops(n, s));
+    for (auto& [n, s] : m) printf("%-16s %8ld %12.4f %10.3f\n", impl.c_str(), n, s, tflops(n, s));
+  workers_table(secs);
   std::vector<Bar> out;
   auto ratio_bar = [&](const std::string& name, double num, double den, double min,
                        const std::string& note) {
@@ -206,7 +241,8 @@ int bars(int argc, char** argv) {
   }
   {
     double one = get("gpuopt-1gpu", 32768), two = get("gpuopt-2gpu", 32768);
-    snprintf(note, sizeof note, "1 GPU %.3f s, 2 GPUs %.3f s", one, two);
+    snprintf(note, sizeof note, "1 GPU %.3f s (%.1f TFLOP/s), 2 GPUs %.3f s (%.1f TFLOP/s)", one,
+             one > 0 ? tflops(32768, one) : 0, two, two > 0 ? tflops(32768, two) : 0);
     ratio_bar("blas dgemm host n=32768, 2 GPUs: TFLOP/s / one GPU", one, two, 1.8, note);
   }
   bool pass_all = all_ok;

@@ -12,7 +12,8 @@
 !> - Convenience procedures: gpuopt_copy_to_device / gpuopt_copy_from_device (Fortran arrays of
 !>   real64, real32, int32, int64, any rank, contiguous), gpuopt_dgemm_dev / gpuopt_sgemm_dev and
 !>   gpuopt_reduce_dev (device pointers), gpuopt_fstring (C string to Fortran), gpuopt_message
-!>   (the thread's last error message), gpuopt_set_variant (Fortran string name).
+!>   (the thread's last error message), gpuopt_set_variant and gpuopt_set_tune_cache (Fortran
+!>   strings).
 !>
 !> Kept in step with the header by the ctests fortran_binding_coverage (every function) and
 !> fortran_binding_enums (every value).
@@ -133,6 +134,14 @@ module gpuopt
     integer(c_int) :: dtype_mask = 0       ! unsigned in C: bit (1 << dtype)
   end type
 
+  !> What gpuopt_tune measured (variant: static C string, gpuopt_fstring(result%variant)).
+  type, bind(c) :: gpuopt_tune_result_t
+    integer(c_size_t) :: struct_size = 0
+    type(c_ptr) :: variant = c_null_ptr
+    real(c_double) :: ms = 0
+    integer(c_int) :: timed = 0, refused = 0
+  end type
+
   type, bind(c) :: gpuopt_gemm_desc_t
     integer(c_size_t) :: struct_size = 0
     integer(c_int) :: trans_a = GPUOPT_TRANS_N, trans_b = GPUOPT_TRANS_N
@@ -190,6 +199,14 @@ module gpuopt
       integer(c_int), value :: level
       type(c_ptr), value :: message, user
     end subroutine
+  end interface
+  ! --- gpuopt_tune_call_fn: what gpuopt_tune takes, as c_funloc(call) -------------------------
+  abstract interface
+    !> One call of the tuned op on gpuopt_tune's stream; returns its status. user: gpuopt_tune's.
+    integer(c_int) function gpuopt_tune_call_fn(user) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: user
+    end function
   end interface
   !> A communicator's rendezvous id; handles gpuopt_comm_t and gpuopt_grid_t are type(c_ptr).
   type, bind(c) :: gpuopt_comm_id_t
@@ -370,6 +387,11 @@ module gpuopt
       import :: c_int, c_ptr
       type(c_ptr), value :: buffer
     end function
+    integer(c_int) function gpuopt_buffer_destroy_async(buffer, stream) &
+        bind(c, name='gpuopt_buffer_destroy_async')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer, stream
+    end function
     ! graphs
     integer(c_int) function gpuopt_graph_begin(ctx, stream) bind(c, name='gpuopt_graph_begin')
       import :: c_int, c_ptr
@@ -442,6 +464,29 @@ module gpuopt
       type(c_ptr), value :: ctx
       integer(c_int), value :: op
       type(c_ptr), intent(out) :: name
+    end function
+    ! tuning cache (docs/tuning.md)
+    integer(c_int) function gpuopt_context_set_tune_cache(ctx, path) &
+        bind(c, name='gpuopt_context_set_tune_cache')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx, path  ! path: NUL-terminated, or c_null_ptr to detach
+    end function
+    integer(c_int) function gpuopt_context_tune_cache_entries(ctx, entries) &
+        bind(c, name='gpuopt_context_tune_cache_entries')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: entries
+    end function
+    !> call: c_funloc of a bind(c) function with gpuopt_tune_call_fn's interface; result may be
+    !> passed as a gpuopt_tune_result_t with struct_size = c_sizeof(result).
+    integer(c_int) function gpuopt_tune(ctx, stream, op, call, user, budget_seconds, result) &
+        bind(c, name='gpuopt_tune')
+      import :: c_int, c_ptr, c_funptr, c_double, gpuopt_tune_result_t
+      type(c_ptr), value :: ctx, stream, user
+      integer(c_int), value :: op
+      type(c_funptr), value :: call
+      real(c_double), value :: budget_seconds
+      type(gpuopt_tune_result_t), intent(inout) :: result
     end function
     ! operations
     integer(c_int) function gpuopt_axpy(ctx, stream, dtype, n, alpha, x, incx, y, incy) &
@@ -759,6 +804,15 @@ contains
     character(kind=c_char, len=len(name) + 1), target :: cname
     cname = name // c_null_char
     st = gpuopt_context_set_variant(ctx, op, c_loc(cname))
+  end function
+
+  !> gpuopt_context_set_tune_cache with a Fortran string path.
+  integer(c_int) function gpuopt_set_tune_cache(ctx, path) result(st)
+    type(c_ptr), intent(in) :: ctx
+    character(len=*), intent(in) :: path
+    character(kind=c_char, len=len(path) + 1), target :: cpath
+    cpath = path // c_null_char
+    st = gpuopt_context_set_tune_cache(ctx, c_loc(cpath))
   end function
 
   !> C = alpha op(A) op(B) + beta C in real64 on device pointers (column-major, as Fortran).

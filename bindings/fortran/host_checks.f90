@@ -32,6 +32,7 @@ program host_checks
   integer(c_size_t) :: sz
   type(gpuopt_device_info_t) :: dinfo
   type(gpuopt_variant_info_t) :: vinfo
+  type(gpuopt_tune_result_t) :: tres
   type(gpuopt_gemm_desc_t) :: gemm
   type(gpuopt_reduce_desc_t) :: reduce
   type(gpuopt_segmented_sort_desc_t) :: sort
@@ -98,6 +99,8 @@ program host_checks
   call failed(gpuopt_copy_to_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_from_host')
   call failed(gpuopt_copy_from_device(c_null_ptr, c_null_ptr, x), 'gpuopt_buffer_copy_to_host')
   call expect(gpuopt_buffer_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_buffer_destroy')
+  call expect(gpuopt_buffer_destroy_async(c_null_ptr, c_null_ptr) == GPUOPT_SUCCESS, &
+              'gpuopt_buffer_destroy_async')
   call failed(gpuopt_graph_begin(c_null_ptr, c_null_ptr), 'gpuopt_graph_begin')
   call failed(gpuopt_graph_end(c_null_ptr, h), 'gpuopt_graph_end')
   call failed(gpuopt_graph_end_update(c_null_ptr, c_null_ptr, i32), 'gpuopt_graph_end_update')
@@ -116,6 +119,14 @@ program host_checks
   call failed(gpuopt_context_get_variant(c_null_ptr, GPUOPT_OP_GEMM, p), &
               'gpuopt_context_get_variant')
   call failed(gpuopt_last_variant(c_null_ptr, GPUOPT_OP_GEMM, p), 'gpuopt_last_variant')
+
+  ! tuning cache
+  tres%struct_size = c_sizeof(tres)
+  call failed(gpuopt_set_tune_cache(c_null_ptr, 'tune.cache'), 'gpuopt_context_set_tune_cache')
+  call failed(gpuopt_context_tune_cache_entries(c_null_ptr, i32), &
+              'gpuopt_context_tune_cache_entries')
+  call failed(gpuopt_tune(c_null_ptr, c_null_ptr, GPUOPT_OP_GEMM, c_null_funptr, c_null_ptr, &
+                          1.0_c_double, tres), 'gpuopt_tune')
 
   ! operations
   gemm%struct_size = c_sizeof(gemm)

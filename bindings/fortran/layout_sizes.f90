@@ -7,6 +7,7 @@ program layout_sizes
   type(gpuopt_device_info_t) :: device_info
   type(gpuopt_variant_info_t) :: variant_info
   type(gpuopt_allocator_t) :: allocator
+  type(gpuopt_tune_result_t) :: tune_result
   type(gpuopt_gemm_desc_t) :: gemm
   type(gpuopt_reduce_desc_t) :: reduce
   type(gpuopt_segmented_sort_desc_t) :: sort
@@ -19,6 +20,7 @@ program layout_sizes
   print '(a,i0)', 'gpuopt_device_info_t sizeof ', c_sizeof(device_info)
   print '(a,i0)', 'gpuopt_variant_info_t sizeof ', c_sizeof(variant_info)
   print '(a,i0)', 'gpuopt_allocator_t sizeof ', c_sizeof(allocator)
+  print '(a,i0)', 'gpuopt_tune_result_t sizeof ', c_sizeof(tune_result)
   print '(a,i0)', 'gpuopt_gemm_desc_t sizeof ', c_sizeof(gemm)
   print '(a,i0)', 'gpuopt_reduce_desc_t sizeof ', c_sizeof(reduce)
   print '(a,i0)', 'gpuopt_segmented_sort_desc_t sizeof ', c_sizeof(sort)

@@ -3,7 +3,9 @@
 
 #include <memory>
 
+#include "api/getter.hpp"
 #include "runtime/buffer.hpp"
+#include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
 #include "runtime/log.hpp"
@@ -18,6 +20,14 @@ gpuopt_status_t finish(gpuopt::Buffer* raw, gpuopt_buffer_t* out) {
   gpuopt::handle_register(raw, gpuopt::HandleKind::buffer);
   raw->ctx->live_objects.fetch_add(1);
   *out = raw;
+  return GPUOPT_SUCCESS;
+}
+
+// The handle of a buffer whose memory was released (or is on its way back).
+gpuopt_status_t forget(gpuopt::Buffer* b) {
+  gpuopt::handle_unregister(b);
+  b->ctx->live_objects.fetch_sub(1);
+  delete b;
   return GPUOPT_SUCCESS;
 }
 
@@ -93,6 +103,8 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_wrap(gpuopt_context_t ctx, void* device
     b->kind = GPUOPT_MEMORY_EXTERNAL;
     b->bytes = bytes;
     b->device_ptr = device_ptr;
+    // Borrowed until the buffer is destroyed: pointers into it are checked with no driver query.
+    if (!gpuopt::deviceless_active()) gpuopt::remember_owned_range(*ctx, device_ptr, bytes);
     return finish(b.release(), buffer);
   });
 }
@@ -129,33 +141,19 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_host_pointer(gpuopt_buffer_t buffer, vo
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_size(gpuopt_buffer_t buffer, size_t* bytes) {
-  static const char* fn = "gpuopt_buffer_size";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!bytes) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "bytes is NULL");
-    *bytes = buffer->bytes;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_size", gpuopt::check_buffer, "buffer", buffer, "bytes",
+                              bytes, [](gpuopt_buffer_t h) { return h->bytes; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_kind(gpuopt_buffer_t buffer, gpuopt_memory_kind_t* kind) {
-  static const char* fn = "gpuopt_buffer_kind";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!kind) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "kind is NULL");
-    *kind = buffer->kind;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_kind", gpuopt::check_buffer, "buffer", buffer, "kind",
+                              kind, [](gpuopt_buffer_t h) { return h->kind; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_is_compressed(gpuopt_buffer_t buffer, int* compressed) {
-  static const char* fn = "gpuopt_buffer_is_compressed";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
-    if (!compressed) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "compressed is NULL");
-    *compressed = buffer->compressed ? 1 : 0;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_buffer_is_compressed", gpuopt::check_buffer, "buffer", buffer,
+                              "compressed", compressed,
+                              [](gpuopt_buffer_t h) { return h->compressed ? 1 : 0; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_buffer_copy_from_host(gpuopt_buffer_t buffer,
@@ -202,10 +200,22 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer) {
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
     GPUOPT_TRY(gpuopt::buffer_release(fn, *buffer));
-    gpuopt::handle_unregister(buffer);
-    buffer->ctx->live_objects.fetch_sub(1);
-    delete buffer;
-    return GPUOPT_SUCCESS;
+    return forget(buffer);
+  });
+}
+
+GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy_async(gpuopt_buffer_t buffer,
+                                                       gpuopt_stream_t stream) {
+  static const char* fn = "gpuopt_buffer_destroy_async";
+  return guarded(fn, [&] {
+    if (!buffer) return GPUOPT_SUCCESS;
+    GPUOPT_TRY(gpuopt::check_buffer(fn, buffer));
+    GPUOPT_TRY(gpuopt::check_stream(fn, stream, buffer->ctx));
+    GPUOPT_TRY(gpuopt::check_not_capturing(fn));
+    GPUOPT_TRY(gpuopt::check_stream_not_captured(fn, *stream));
+    GPUOPT_TRY(gpuopt::make_current(fn, *buffer->ctx));
+    GPUOPT_TRY(gpuopt::buffer_release_ordered(fn, *buffer, stream->stream));
+    return forget(buffer);
   });
 }
 

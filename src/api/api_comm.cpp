@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "api/getter.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/error.hpp"
 #include "runtime/handles.hpp"
@@ -199,33 +200,18 @@ GPUOPT_API gpuopt_status_t gpuopt_comm_split(gpuopt_comm_t comm, int color, int 
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_comm_rank(gpuopt_comm_t comm, int* rank) {
-  static const char* fn = "gpuopt_comm_rank";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_comm(fn, comm));
-    if (!rank) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "rank is NULL");
-    *rank = comm->rank;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_comm_rank", gpuopt::check_comm, "comm", comm, "rank", rank,
+                              [](gpuopt_comm_t h) { return h->rank; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_comm_size(gpuopt_comm_t comm, int* size) {
-  static const char* fn = "gpuopt_comm_size";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_comm(fn, comm));
-    if (!size) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "size is NULL");
-    *size = comm->size;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_comm_size", gpuopt::check_comm, "comm", comm, "size", size,
+                              [](gpuopt_comm_t h) { return h->size; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_comm_device(gpuopt_comm_t comm, int* device) {
-  static const char* fn = "gpuopt_comm_device";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_comm(fn, comm));
-    if (!device) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "device is NULL");
-    *device = comm->ctx->device;
-    return GPUOPT_SUCCESS;
-  });
+  return gpuopt::get_property("gpuopt_comm_device", gpuopt::check_comm, "comm", comm, "device",
+                              device, [](gpuopt_comm_t h) { return h->ctx->device; });
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_comm_set_checked(gpuopt_comm_t comm, int checked) {

@@ -52,9 +52,14 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
     for (auto& f : ctx->forced) f = -1;
     for (auto& l : ctx->last) l = -1;
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
-    if (!gpuopt::deviceless_active())
+    if (!gpuopt::deviceless_active()) {
       GPUOPT_TRY_CUDA(cudaFree(nullptr), fn, "initializing the device's primary context");
+      ctx->ordered.supported = gpuopt::memory_pools_supported(device);
+    }
     GPUOPT_TRY(apply_env_variants(fn, *ctx));
+    // GPUOPT_TUNE_CACHE: the tuning cache file (docs/tuning.md); off when unset.
+    if (const char* tc = secure_getenv("GPUOPT_TUNE_CACHE"); tc && *tc)
+      ctx->tune.attach(tc, gpuopt::tune_stamp_of(ctx->info));
     gpuopt::log(gpuopt::LogLevel::info, "context on device %d: %s, cc %d.%d, %d SMs", device,
                 ctx->info.name, ctx->info.cc_major, ctx->info.cc_minor, ctx->info.sm_count);
     gpuopt::handle_register(ctx.get(), gpuopt::HandleKind::context);
@@ -80,7 +85,9 @@ GPUOPT_API gpuopt_status_t gpuopt_context_destroy(gpuopt_context_t ctx) {
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
     gpuopt::handle_unregister(ctx);
     // The pooled stream resources (through the free gate: deferred past open captures).
+    gpuopt::reap_deallocations(ctx->ordered, ctx->device, true);
     gpuopt::resources_drain(ctx->pool, ctx->device);
+    gpuopt::ordered_close(ctx->ordered);
     delete ctx;
     return GPUOPT_SUCCESS;
   });
@@ -101,7 +108,8 @@ GPUOPT_API gpuopt_status_t gpuopt_context_set_allocator(gpuopt_context_t ctx,
                   live);
     GPUOPT_TRY(gpuopt::check_not_capturing(fn));
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
-    // Pooled workspaces go back to the allocator that made them.
+    // Pooled workspaces and deferred frees go back to the allocator that made them.
+    gpuopt::reap_deallocations(ctx->ordered, ctx->device, true);
     gpuopt::resources_drain(ctx->pool, ctx->device);
     ctx->allocator = a;
     gpuopt::log(

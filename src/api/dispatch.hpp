@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "api/tuned_choice.hpp"
 #include "runtime/context.hpp"
 #include "runtime/deviceless.hpp"
 #include "runtime/error.hpp"
@@ -16,9 +17,12 @@ template <class Problem, class Describe>
 gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_op_t op,
                                const Variant<Problem>* table, int count, const Problem& p,
                                gpuopt_dtype_t dtype, Describe&& describe) {
-  const int forced = ctx.forced[op].load(std::memory_order_relaxed);
+  const int forced = probe_forced(op, p, dtype, ctx.forced[op].load(std::memory_order_relaxed));
+  const int tuned = forced < 0 ? tuned_choice(ctx, op, count, p, dtype) : -1;
   const bool trace = log_enabled(LogLevel::debug);
-  Choice c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
+  Choice c = choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace);
+  if (c.index < 0 && tuned >= 0)  // the recorded variant refuses this problem: the rules decide
+    c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
   if (c.index < 0) {
     log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
         c.reason.c_str());
@@ -26,8 +30,11 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
   }
   if (log_enabled(LogLevel::info))
     log(LogLevel::info, "%s %s -> %s (%s)%s%s", op_table(op)->op_name, describe().c_str(),
-        table[c.index].meta.name, forced >= 0 ? "forced" : "auto", trace ? "; candidates: " : "",
-        trace ? c.trace.c_str() : "");
+        table[c.index].meta.name,
+        forced >= 0        ? "forced"
+        : c.index == tuned ? "tuning cache"
+                           : "auto",
+        trace ? "; candidates: " : "", trace ? c.trace.c_str() : "");
   if (!deviceless_active()) {
     GPUOPT_TRY(stream_ready(fn, s));
     GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));

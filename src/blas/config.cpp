@@ -30,6 +30,12 @@ bool parse_device_list(const char* text, std::vector<int>* out) {
   return true;
 }
 
+bool parse_streams(const char* text, int* out) {
+  if (text[0] < '1' || text[0] > '0' + kMaxStreams || text[1]) return false;
+  *out = text[0] - '0';
+  return true;
+}
+
 namespace {
 
 Config read() {
@@ -49,6 +55,11 @@ Config read() {
       c.devices_set = false;
       c.problems += std::string("GPUOPT_BLAS_DEVICES=") + v + " ignored (e.g. 0,1); ";
     }
+  }
+  if (const char* v = secure_getenv("GPUOPT_BLAS_STREAMS")) {
+    if (!parse_streams(v, &c.streams))
+      c.problems += std::string("GPUOPT_BLAS_STREAMS=") + v + " ignored (1 to " +
+                    std::to_string(kMaxStreams) + "); ";
   }
   if (const char* v = secure_getenv("GPUOPT_BLAS_LOG")) c.log = *v && strcmp(v, "0") != 0;
   return c;

@@ -14,11 +14,19 @@ struct Config {
   bool devices_set = false;    // GPUOPT_BLAS_DEVICES given
   std::vector<int> devices;  // GPUOPT_BLAS_DEVICES=0,1,... (ordinals); empty with devices_set: none
   bool log = false;          // GPUOPT_BLAS_LOG=1: one line per level-3 call on stderr
-  std::string problems;      // what could not be parsed (reported in the log lines)
+  int streams = 0;  // GPUOPT_BLAS_STREAMS=1..4: pipeline workers per GPU; 0: the pipeline's default
+  std::string problems;  // what could not be parsed (reported in the log lines)
 };
 
 /** The settings (parsed on first use, thread-safe). */
 const Config& config();
+
+/** Largest GPUOPT_BLAS_STREAMS accepted (each worker holds 640 MiB of device and pinned memory). */
+constexpr int kMaxStreams = 4;
+
+/** Parses a GPUOPT_BLAS_STREAMS value: one digit 1..kMaxStreams; false (and @p out untouched) when
+ *  malformed. */
+bool parse_streams(const char* text, int* out);
 
 /** Parses a GPUOPT_BLAS_DEVICES value ("0,1,3"); false (and @p out untouched) when malformed. */
 bool parse_device_list(const char* text, std::vector<int>* out);

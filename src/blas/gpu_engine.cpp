@@ -119,7 +119,9 @@ gpuopt_host_tiled::Pipeline* Engine::pipeline(std::string* why) {
     return nullptr;
   }
   std::string err;
-  pipe_ = gpuopt_host_tiled::Pipeline::create(devices, gpuopt_host_tiled::Options(), &err);
+  gpuopt_host_tiled::Options options;
+  if (c.streams > 0) options.streams_per_device = c.streams;  // GPUOPT_BLAS_STREAMS
+  pipe_ = gpuopt_host_tiled::Pipeline::create(devices, options, &err);
   if (!pipe_) {
     // Retried by later calls (memory may be free by then), up to kMaxSetupFailures in a row.
     if (++setup_failures_ >= kMaxSetupFailures) {

@@ -95,6 +95,7 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
   gpuopt_host_tiled::Result r =
       p->gemm(c, [&](const gpuopt_host_tiled::Call& call, int64_t i0, int64_t j0, int64_t rows,
                      int64_t cols) { cpu_ok = cpu_part<T>(call, i0, j0, rows, cols) && cpu_ok; });
+  if (r.ok) *why = r.plan;  // the order and the model's figures, for GPUOPT_BLAS_LOG
   if (!r.ok) {
     e.failed(routine, r.error);
     *why = std::to_string(r.cpu_tiles) + " of " + std::to_string(r.tiles) +

@@ -9,13 +9,14 @@ bool is_trans(char c) {
 }
 bool is_uplo(char c) { return up(c) == 'U' || up(c) == 'L'; }
 bool is_side(char c) { return up(c) == 'L' || up(c) == 'R'; }
-int max1(int v) { return v > 1 ? v : 1; }
+int64_t max1(int64_t v) { return v > 1 ? v : 1; }
 
 }  // namespace
 
-int check_gemm(char transa, char transb, int m, int n, int k, int lda, int ldb, int ldc) {
-  int nrowa = up(transa) == 'N' ? m : k;
-  int nrowb = up(transb) == 'N' ? k : n;
+int check_gemm(char transa, char transb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+               int64_t ldc) {
+  int64_t nrowa = up(transa) == 'N' ? m : k;
+  int64_t nrowb = up(transb) == 'N' ? k : n;
   if (!is_trans(transa)) return 1;
   if (!is_trans(transb)) return 2;
   if (m < 0) return 3;
@@ -27,8 +28,8 @@ int check_gemm(char transa, char transb, int m, int n, int k, int lda, int ldb, 
   return 0;
 }
 
-int check_symm(char side, char uplo, int m, int n, int lda, int ldb, int ldc) {
-  int nrowa = up(side) == 'L' ? m : n;
+int check_symm(char side, char uplo, int64_t m, int64_t n, int64_t lda, int64_t ldb, int64_t ldc) {
+  int64_t nrowa = up(side) == 'L' ? m : n;
   if (!is_side(side)) return 1;
   if (!is_uplo(uplo)) return 2;
   if (m < 0) return 3;
@@ -41,8 +42,8 @@ int check_symm(char side, char uplo, int m, int n, int lda, int ldb, int ldc) {
 
 namespace {
 // The checks syrk and syr2k share (UPLO, TRANS, N, K, LDA); 0 when they pass.
-int check_rank_k(char uplo, char trans, int n, int k, int lda) {
-  int nrowa = up(trans) == 'N' ? n : k;
+int check_rank_k(char uplo, char trans, int64_t n, int64_t k, int64_t lda) {
+  int64_t nrowa = up(trans) == 'N' ? n : k;
   if (!is_uplo(uplo)) return 1;
   if (!is_trans(trans)) return 2;
   if (n < 0) return 3;
@@ -52,21 +53,23 @@ int check_rank_k(char uplo, char trans, int n, int k, int lda) {
 }
 }  // namespace
 
-int check_syrk(char uplo, char trans, int n, int k, int lda, int ldc) {
+int check_syrk(char uplo, char trans, int64_t n, int64_t k, int64_t lda, int64_t ldc) {
   if (int info = check_rank_k(uplo, trans, n, k, lda)) return info;
   if (ldc < max1(n)) return 10;
   return 0;
 }
 
-int check_syr2k(char uplo, char trans, int n, int k, int lda, int ldb, int ldc) {
+int check_syr2k(char uplo, char trans, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                int64_t ldc) {
   if (int info = check_rank_k(uplo, trans, n, k, lda)) return info;
   if (ldb < max1(up(trans) == 'N' ? n : k)) return 9;
   if (ldc < max1(n)) return 12;
   return 0;
 }
 
-int check_trxm(char side, char uplo, char transa, char diag, int m, int n, int lda, int ldb) {
-  int nrowa = up(side) == 'L' ? m : n;
+int check_trxm(char side, char uplo, char transa, char diag, int64_t m, int64_t n, int64_t lda,
+               int64_t ldb) {
+  int64_t nrowa = up(side) == 'L' ? m : n;
   if (!is_side(side)) return 1;
   if (!is_uplo(uplo)) return 2;
   if (!is_trans(transa)) return 3;

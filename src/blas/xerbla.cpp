@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,15 @@ void report_f77(const char* srname, int info) {
     return;
   }
   fprintf(stderr, " ** On entry to %.6s parameter number %2d had an illegal value\n", srname, info);
+}
+
+void report_f77_64(const char* srname, int info) {
+  using F77Xerbla64 = void (*)(const char*, const int64_t*, size_t);
+  auto f = reinterpret_cast<F77Xerbla64>(dlsym(RTLD_DEFAULT, "xerbla_64_"));
+  if (!f) f = reinterpret_cast<F77Xerbla64>(cpu_symbol("xerbla_64_"));
+  if (!f) return report_f77(srname, info);
+  const int64_t info64 = info;
+  f(srname, &info64, strlen(srname));
 }
 
 void report_cblas(int info, const char* rout, bool row_major, const char* form, int value) {

@@ -9,6 +9,10 @@ namespace gpuopt_blas {
 /** XERBLA(SRNAME, INFO) of the Fortran routine @p srname (6 characters, blank padded, "DGEMM "). */
 void report_f77(const char* srname, int info);
 
+/** XERBLA of the ILP64 names (dgemm_64_ ...): the program's xerbla_64_ (64-bit INFO, reference BLAS
+ *  3.9+'s naming), else the CPU library's, else report_f77. */
+void report_f77_64(const char* srname, int info);
+
 /** cblas_xerbla(info, rout, form, value) as the reference CBLAS calls it; @p row_major sets
  *  RowMajorStrg for the handler (the reference testers remap positions by it). */
 void report_cblas(int info, const char* rout, bool row_major, const char* form, int value);

@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "copy_pool.hpp"
+#include "deferred_finish.hpp"
+#include "tile_plan.hpp"
 
 namespace gpuopt_host_tiled {
 
@@ -25,6 +29,9 @@ struct Pipeline::Worker {
   cudaStream_t copy = nullptr;                   // copies in, beside the product stream s
   cudaEvent_t staged[2] = {nullptr, nullptr};    // the slot's copy in has finished
   cudaEvent_t consumed[2] = {nullptr, nullptr};  // the product that read the slot has finished
+  cudaEvent_t ring[2] = {nullptr, nullptr};  // panel loading: the copy out of pinned hB[i] is done
+  int ring_pos = 0;                          // the hB slot the next panel piece goes through
+  cudaEvent_t out_done = nullptr;            // the last copy out of dC (into hC or C) has finished
 };
 
 namespace {
@@ -77,15 +84,26 @@ int64_t staging_blocks(const Copier& cp, size_t bytes, int64_t cols) {
   return std::max<int64_t>(1, std::min<int64_t>({4, cols, static_cast<int64_t>(bytes / cp.block)}));
 }
 
-// Brings rows x cols of a source operand into the device buffer dst (packed, leading dimension
-// rows): through the pinned slot for pageable host memory (packed by the copy pool, block by
-// block), by a 2D copy of the copy engines otherwise (page-locked host, device, managed).
-bool stage(const Copier& cp, cudaStream_t stream, void* dst, void* pinned, const void* src,
+// Where a staged copy goes: a device buffer, copied on a stream of that device.
+struct Target {
+  int device;
+  cudaStream_t stream;
+  void* dst;
+};
+
+// Brings rows x cols of a source operand into the device buffer of every target (packed, leading
+// dimension rows): through the pinned slot for pageable host memory (packed once by the copy
+// pool, block by block, each block copied to every target as soon as it is packed), by a 2D copy
+// of the copy engines otherwise (page-locked host, device, managed).
+bool stage(const Copier& cp, const Target* targets, size_t ntargets, void* pinned, const void* src,
            Memory mem, int64_t ld, int64_t rows, int64_t cols, size_t elem, std::string* error) {
   const size_t width = static_cast<size_t>(rows) * elem;
   if (mem != Memory::kHost) {
-    HT_CUDA(cudaMemcpy2DAsync(dst, width, src, static_cast<size_t>(ld) * elem, width,
-                              static_cast<size_t>(cols), cudaMemcpyDefault, stream));
+    for (size_t t = 0; t < ntargets; ++t) {
+      HT_CUDA(cudaSetDevice(targets[t].device));
+      HT_CUDA(cudaMemcpy2DAsync(targets[t].dst, width, src, static_cast<size_t>(ld) * elem, width,
+                                static_cast<size_t>(cols), cudaMemcpyDefault, targets[t].stream));
+    }
     return true;
   }
   const int64_t blocks = staging_blocks(cp, width * static_cast<size_t>(cols), cols);
@@ -95,116 +113,330 @@ bool stage(const Copier& cp, cudaStream_t stream, void* dst, void* pinned, const
     const size_t off = width * static_cast<size_t>(c0);
     char* p = static_cast<char*>(pinned) + off;
     copy_2d(cp.pool, cp.piece, p, rows, at(src, ld, 0, c0, elem), ld, rows, nc, elem);
-    HT_CUDA(cudaMemcpyAsync(static_cast<char*>(dst) + off, p, width * static_cast<size_t>(nc),
-                            cudaMemcpyHostToDevice, stream));
+    for (size_t t = 0; t < ntargets; ++t) {
+      HT_CUDA(cudaSetDevice(targets[t].device));
+      HT_CUDA(cudaMemcpyAsync(static_cast<char*>(targets[t].dst) + off, p,
+                              width * static_cast<size_t>(nc), cudaMemcpyHostToDevice,
+                              targets[t].stream));
+    }
   }
   return true;
 }
 
+// A device's resident B panel (panels order): op(B)'s k chunks for the device's column block,
+// chunk c at c * tile_k * cols elements, packed as stage() packs them. A chunk is loaded by the
+// first worker that needs it (state 0 -> 1), which records ready[c] once its copies are issued
+// (state 2; 3 when loading failed); the others wait for state 2, then for ready[c] on the GPU.
+struct Panel {
+  void* mem = nullptr;
+  std::vector<cudaEvent_t> ready;
+  std::vector<int> state;
+};
+
 struct Shared {
   const Call* call;
   Copier copier;
-  int64_t tiles_m, tiles_n, tile;
+  Plan plan;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
-  std::vector<char> done;  // written by the tile's worker, read after the join
+  std::vector<char> done;          // per part; written by the part's worker, read after the join
+  std::vector<Panel> panels;       // panels order: per device index
+  std::mutex mu;                   // panel states
+  std::condition_variable loaded;  // a panel chunk changed state, or a worker failed
   int64_t inject_tile;
+  int64_t inject_finish;  // testing: the tile (tiles order) or row tile whose finish fails
+  int64_t tile_k;         // depth of a k chunk
+  size_t slot_bytes;      // one pinned A/B slot
 };
 
-// One C tile on worker w.
-bool run_tile(Pipeline::Worker& w, Shared& sh, int64_t t, int64_t tile_k, std::string* error) {
+// Marks the call failed and wakes the workers waiting for panel chunks.
+void fail(Shared& sh) {
+  {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.failed = true;
+  }
+  sh.loaded.notify_all();
+}
+
+// Stages rows x cols of an operand into dst through w's two pinned B slots in turn (pieces of
+// whole stored columns that fit a slot; ring[s] orders the repacking of slot s after its copy).
+bool stage_through_ring(Shared& sh, Pipeline::Worker& w, char* dst, const void* src, Memory mem,
+                        int64_t ld, int64_t rows, int64_t cols, size_t elem, std::string* error) {
+  const size_t width = static_cast<size_t>(rows) * elem;
+  const int64_t per = std::max<int64_t>(1, static_cast<int64_t>(sh.slot_bytes / width));
+  for (int64_t c0 = 0; c0 < cols; c0 += per) {
+    const int64_t nc = std::min(per, cols - c0);
+    const int s = w.ring_pos;
+    w.ring_pos ^= 1;
+    HT_CUDA(cudaEventSynchronize(w.ring[s]));
+    const Target t{w.device, w.copy, dst + width * static_cast<size_t>(c0)};
+    if (!stage(sh.copier, &t, 1, w.hB[s], at(src, ld, 0, c0, elem), mem, ld, rows, nc, elem, error))
+      return false;
+    HT_CUDA(cudaSetDevice(w.device));
+    HT_CUDA(cudaEventRecord(w.ring[s], w.copy));
+  }
+  return true;
+}
+
+// Makes chunk c (rows k0 .. k0 + tk of op(B), columns j0 .. j0 + tn) of w's device panel ready:
+// loads it on w's copy stream when no worker has, else waits until the loader has issued it.
+// Then w's product stream waits for it. False on failure (error left empty when another worker
+// failed: that worker reports it).
+bool panel_chunk(Shared& sh, Panel& panel, Pipeline::Worker& w, int64_t c, int64_t k0, int64_t tk,
+                 int64_t j0, int64_t tn, std::string* error) {
+  const Call& call = *sh.call;
+  const size_t elem = call.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
+  const size_t uc = static_cast<size_t>(c);
+  std::unique_lock<std::mutex> lock(sh.mu);
+  if (panel.state[uc] == 0) {
+    panel.state[uc] = 1;
+    lock.unlock();
+    const bool nb = call.transb == 'N';
+    const int64_t br = nb ? tk : tn, bc = nb ? tn : tk;
+    const void* b = nb ? at(call.B, call.ldb, k0, j0, elem) : at(call.B, call.ldb, j0, k0, elem);
+    char* dst = static_cast<char*>(panel.mem) +
+                static_cast<size_t>(c * sh.plan.tile_n) * static_cast<size_t>(sh.tile_k) * elem;
+    bool ok = stage_through_ring(sh, w, dst, b, call.b_mem, call.ldb, br, bc, elem, error);
+    if (ok) {
+      cudaError_t e = cudaEventRecord(panel.ready[uc], w.copy);
+      if (e != cudaSuccess) {
+        *error = cuda_text(e, "cudaEventRecord(panel chunk)");
+        ok = false;
+      }
+    }
+    lock.lock();
+    panel.state[uc] = ok ? 2 : 3;
+    lock.unlock();
+    sh.loaded.notify_all();
+    if (!ok) return false;
+  } else {
+    sh.loaded.wait(lock, [&] { return panel.state[uc] >= 2 || sh.failed.load(); });
+    if (panel.state[uc] != 2) return false;
+    lock.unlock();
+  }
+  HT_CUDA(cudaSetDevice(w.device));
+  HT_CUDA(cudaStreamWaitEvent(w.s, panel.ready[uc], 0));
+  return true;
+}
+
+// One part of a row tile: the worker (device) that computes C[i0:i0+tm, j0:j0+tn], and the index
+// of the part (Shared::done).
+struct Part {
+  Pipeline::Worker* w;
+  int64_t j0, tn;
+  int64_t index;
+  Panel* panel;  // panels order: the device's B panel; tiles order: null (B staged per chunk)
+};
+
+gpuopt_gemm_desc_t product(const Call& c, int64_t tm, int64_t tn, int64_t tk, int64_t lda,
+                           int64_t ldb, double beta) {
+  gpuopt_gemm_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.struct_size = sizeof d;
+  d.trans_a = c.transa == 'N' ? GPUOPT_TRANS_N : GPUOPT_TRANS_T;
+  d.trans_b = c.transb == 'N' ? GPUOPT_TRANS_N : GPUOPT_TRANS_T;
+  d.m = tm;
+  d.n = tn;
+  d.k = tk;
+  d.alpha = c.alpha;
+  d.beta = beta;
+  d.a_type = d.c_type = c.dtype;
+  d.compute = GPUOPT_COMPUTE_DEFAULT;
+  d.lda = lda;
+  d.ldb = ldb;
+  d.ldc = tm;
+  return d;
+}
+
+// The finish of rows i0 .. i0 + tm over the parts, on the deferred-finish thread (the workers
+// already run their next tile): each part is written to C only whole, after its own copy out has
+// finished (out_done: an event, never the stream, which by now holds the next tile's work), and
+// then marked done. A part whose copy out failed is neither written nor marked (the CPU redoes
+// it after the join); @p fail_finish (testing) fails the whole finish before anything is written.
+void finish_parts(Shared& sh, const std::vector<Part>& parts, int64_t i0, int64_t tm,
+                  bool fail_finish, std::string* error) {
   const Call& c = *sh.call;
   const size_t elem = c.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
-  if (t == sh.inject_tile) {
-    *error = "injected failure (testing)";
-    return false;
+  const bool host_c = c.c_mem == Memory::kHost;
+  if (fail_finish) {
+    if (error->empty()) *error = "injected failure in a deferred finish (testing)";
+    fail(sh);
+    return;
   }
-  const int64_t i0 = (t % sh.tiles_m) * sh.tile, j0 = (t / sh.tiles_m) * sh.tile;
-  const int64_t tm = std::min(sh.tile, c.m - i0), tn = std::min(sh.tile, c.n - j0);
+  for (const Part& part : parts) {
+    Pipeline::Worker& w = *part.w;
+    cudaError_t e = cudaSetDevice(w.device);
+    if (e == cudaSuccess) e = cudaEventSynchronize(w.out_done);
+    if (e != cudaSuccess) {
+      if (error->empty()) *error = cuda_text(e, "cudaEventSynchronize(copy out)");
+      fail(sh);
+      return;
+    }
+    if (host_c) {
+      void* dst = static_cast<char*>(c.C) + (part.j0 * c.ldc + i0) * static_cast<int64_t>(elem);
+      if (c.beta == 0)  // C is not read
+        copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, part.tn, elem);
+      else
+        add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, part.tn, elem,
+                      c.beta);
+    }
+    sh.done[static_cast<size_t>(part.index)] = 1;
+  }
+}
+
+// Rows i0 .. i0 + tm of C over the given parts (one part in the tiles order; one per device in the
+// panels order, all fed from the same pinned A chunks: the first part's worker's slots). The
+// finish (copy out waited for, unpacked into C) is handed to @p finish, which owns the parts'
+// pinned C tiles until its next wait(); its failures go to @p finish_error.
+bool run_parts(Shared& sh, Part* parts, size_t nparts, int64_t i0, int64_t tm, int64_t tile_k,
+               DeferredFinish& finish, bool fail_finish, std::string* finish_error,
+               std::string* error) {
+  const Call& c = *sh.call;
+  const size_t elem = c.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
   const bool na = c.transa == 'N', nb = c.transb == 'N';
-  // Copies in run on w.copy, products on w.s: the copy of chunk k+1 overlaps the product of
-  // chunk k. staged[slot] orders a product after its copy (and the CPU's repacking of the pinned
-  // slot after the copy that read it); consumed[slot] orders a copy into a device slot after the
-  // product that read it.
+  Pipeline::Worker& lead = *parts[0].w;
+  // Copies in run on each worker's copy stream, products on its product stream: the copy of
+  // chunk k+1 overlaps the product of chunk k. staged[slot] orders a product after its copy (and
+  // the CPU's repacking of the pinned slot after the copies that read it, on every device);
+  // consumed[slot] orders a copy into a device slot after the product that read it.
   // Pageable C is not staged in: the products start from beta = 0 and C = D + beta C is applied
   // on the CPU while the tile is unpacked (C read once, on the host, instead of packed, copied in
   // and copied out again).
   const bool host_c = c.c_mem == Memory::kHost;
   if (!host_c && c.beta != 0) {
-    if (!stage(sh.copier, w.copy, w.dC, w.hC, at(c.C, c.ldc, i0, j0, elem), c.c_mem, c.ldc, tm, tn,
-               elem, error))
-      return false;
+    for (size_t p = 0; p < nparts; ++p) {
+      Pipeline::Worker& w = *parts[p].w;
+      // The previous tile's copy out of dC (on the product stream) may still be running.
+      HT_CUDA(cudaSetDevice(w.device));
+      HT_CUDA(cudaStreamWaitEvent(w.copy, w.out_done, 0));
+      const Target t{w.device, w.copy, w.dC};
+      if (!stage(sh.copier, &t, 1, w.hC, at(c.C, c.ldc, i0, parts[p].j0, elem), c.c_mem, c.ldc, tm,
+                 parts[p].tn, elem, error))
+        return false;
+    }
   }
+  std::vector<Target> a_targets(nparts);
   int slot = 0;
-  for (int64_t k0 = 0; k0 < c.k; k0 += tile_k, slot ^= 1) {
+  for (int64_t k0 = 0, chunk = 0; k0 < c.k; k0 += tile_k, slot ^= 1, ++chunk) {
     const int64_t tk = std::min(tile_k, c.k - k0);
-    HT_CUDA(cudaEventSynchronize(w.staged[slot]));  // the pinned slot's last copy is done
-    HT_CUDA(cudaStreamWaitEvent(w.copy, w.consumed[slot], 0));
+    for (size_t p = 0; p < nparts; ++p) {
+      Pipeline::Worker& w = *parts[p].w;
+      HT_CUDA(cudaSetDevice(w.device));
+      HT_CUDA(cudaEventSynchronize(w.staged[slot]));  // the pinned slots' last copies are done
+      HT_CUDA(cudaStreamWaitEvent(w.copy, w.consumed[slot], 0));
+      a_targets[p] = Target{w.device, w.copy, w.dA[slot]};
+    }
     // op(A)[i0:i0+tm, k0:k0+tk] as stored: A[i0.., k0..] (N) or A[k0.., i0..] (T).
     const int64_t ar = na ? tm : tk, ac = na ? tk : tm;
     const void* a = na ? at(c.A, c.lda, i0, k0, elem) : at(c.A, c.lda, k0, i0, elem);
-    if (!stage(sh.copier, w.copy, w.dA[slot], w.hA[slot], a, c.a_mem, c.lda, ar, ac, elem, error))
+    if (!stage(sh.copier, a_targets.data(), nparts, lead.hA[slot], a, c.a_mem, c.lda, ar, ac, elem,
+               error))
       return false;
-    const int64_t br = nb ? tk : tn, bc = nb ? tn : tk;
-    const void* b = nb ? at(c.B, c.ldb, k0, j0, elem) : at(c.B, c.ldb, j0, k0, elem);
-    if (!stage(sh.copier, w.copy, w.dB[slot], w.hB[slot], b, c.b_mem, c.ldb, br, bc, elem, error))
-      return false;
-    HT_CUDA(cudaEventRecord(w.staged[slot], w.copy));
-    HT_CUDA(cudaStreamWaitEvent(w.s, w.staged[slot], 0));
-    gpuopt_gemm_desc_t d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.trans_a = na ? GPUOPT_TRANS_N : GPUOPT_TRANS_T;
-    d.trans_b = nb ? GPUOPT_TRANS_N : GPUOPT_TRANS_T;
-    d.m = tm;
-    d.n = tn;
-    d.k = tk;
-    d.alpha = c.alpha;
-    d.beta = k0 > 0 ? 1.0 : host_c ? 0.0 : c.beta;
-    d.a_type = d.c_type = c.dtype;
-    d.compute = GPUOPT_COMPUTE_DEFAULT;
-    d.lda = ar;
-    d.ldb = br;
-    d.ldc = tm;
-    HT_GPUOPT(gpuopt_gemm(w.ctx, w.gs, &d, w.dA[slot], w.dB[slot], w.dC));
-    HT_CUDA(cudaEventRecord(w.consumed[slot], w.s));
+    for (size_t p = 0; p < nparts; ++p) {
+      Pipeline::Worker& w = *parts[p].w;
+      const int64_t j0 = parts[p].j0, tn = parts[p].tn;
+      const int64_t br = nb ? tk : tn, bc = nb ? tn : tk;
+      const void* b_dev = w.dB[slot];
+      if (parts[p].panel) {
+        if (!panel_chunk(sh, *parts[p].panel, w, chunk, k0, tk, j0, tn, error)) return false;
+        b_dev = static_cast<const char*>(parts[p].panel->mem) +
+                static_cast<size_t>(chunk * sh.plan.tile_n) * static_cast<size_t>(tile_k) * elem;
+      } else {
+        const void* b = nb ? at(c.B, c.ldb, k0, j0, elem) : at(c.B, c.ldb, j0, k0, elem);
+        const Target t{w.device, w.copy, w.dB[slot]};
+        if (!stage(sh.copier, &t, 1, w.hB[slot], b, c.b_mem, c.ldb, br, bc, elem, error))
+          return false;
+      }
+      HT_CUDA(cudaSetDevice(w.device));
+      HT_CUDA(cudaEventRecord(w.staged[slot], w.copy));
+      HT_CUDA(cudaStreamWaitEvent(w.s, w.staged[slot], 0));
+      const gpuopt_gemm_desc_t d = product(c, tm, tn, tk, ar, br,
+                                           k0 > 0   ? 1.0
+                                           : host_c ? 0.0
+                                                    : c.beta);
+      HT_GPUOPT(gpuopt_gemm(w.ctx, w.gs, &d, w.dA[slot], b_dev, w.dC));
+      HT_CUDA(cudaEventRecord(w.consumed[slot], w.s));
+    }
   }
-  size_t width = static_cast<size_t>(tm) * elem;
-  void* dst = static_cast<char*>(c.C) + (j0 * c.ldc + i0) * static_cast<int64_t>(elem);
-  if (host_c) {
-    HT_CUDA(
-        cudaMemcpyAsync(w.hC, w.dC, width * static_cast<size_t>(tn), cudaMemcpyDeviceToHost, w.s));
-    HT_CUDA(cudaStreamSynchronize(w.s));  // the whole tile is here before any of it is written
-    if (c.beta == 0)                      // C is not read
-      copy_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem);
-    else
-      add_scaled_2d(sh.copier.pool, sh.copier.piece, dst, c.ldc, w.hC, tm, tm, tn, elem, c.beta);
-  } else {
-    HT_CUDA(cudaMemcpy2DAsync(dst, static_cast<size_t>(c.ldc) * elem, w.dC, width, width,
-                              static_cast<size_t>(tn), cudaMemcpyDefault, w.s));
-    HT_CUDA(cudaStreamSynchronize(w.s));
+  // Copies out, on each part's product stream (after the products, before the next tile's): the
+  // previous finish of these workers must be done first, since it reads their pinned C tiles.
+  // Then the finish is handed over and the workers go on to their next tile.
+  finish.wait();
+  for (size_t p = 0; p < nparts; ++p) {
+    Pipeline::Worker& w = *parts[p].w;
+    const size_t width = static_cast<size_t>(tm) * elem;
+    HT_CUDA(cudaSetDevice(w.device));
+    if (host_c) {
+      HT_CUDA(cudaMemcpyAsync(w.hC, w.dC, width * static_cast<size_t>(parts[p].tn),
+                              cudaMemcpyDeviceToHost, w.s));
+    } else {
+      void* dst = static_cast<char*>(c.C) + (parts[p].j0 * c.ldc + i0) * static_cast<int64_t>(elem);
+      HT_CUDA(cudaMemcpy2DAsync(dst, static_cast<size_t>(c.ldc) * elem, w.dC, width, width,
+                                static_cast<size_t>(parts[p].tn), cudaMemcpyDefault, w.s));
+    }
+    HT_CUDA(cudaEventRecord(w.out_done, w.s));
   }
+  std::vector<Part> handed(parts, parts + nparts);
+  finish.hand([&sh, handed, i0, tm, fail_finish, finish_error] {
+    finish_parts(sh, handed, i0, tm, fail_finish, finish_error);
+  });
   return true;
 }
 
-void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* error) {
-  cudaError_t e = cudaSetDevice(w.device);
-  if (e != cudaSuccess) {
-    *error = cuda_text(e, "cudaSetDevice");
-    sh.failed = true;
-    return;
-  }
-  const int64_t total = sh.tiles_m * sh.tiles_n;
+// Drains what a failed worker enqueued (its error, if any, is the same).
+void drain(Pipeline::Worker& w) {
+  cudaSetDevice(w.device);
+  cudaStreamSynchronize(w.copy);
+  cudaStreamSynchronize(w.s);
+}
+
+// Tiles order: worker w takes whole tiles until none is left.
+void run_worker(Pipeline::Worker& w, Shared& sh, int64_t tile_k, std::string* error,
+                std::string* finish_error) {
+  DeferredFinish finish;  // declared first: its destructor waits for the last finish
+  const int64_t total = parts(sh.plan);
   while (!sh.failed.load(std::memory_order_relaxed)) {
-    int64_t t = sh.next.fetch_add(1);
+    const int64_t t = sh.next.fetch_add(1);
     if (t >= total) break;
-    if (!run_tile(w, sh, t, tile_k, error)) {
-      sh.failed = true;
-      cudaStreamSynchronize(w.copy);  // drain what was enqueued (its error, if any, is the same)
-      cudaStreamSynchronize(w.s);
+    const Rect r = part_of(sh.plan, sh.call->m, sh.call->n, t);
+    Part part{&w, r.j0, r.cols, t, nullptr};
+    bool ok = t != sh.inject_tile;
+    if (!ok) *error = "injected failure (testing)";
+    if (!ok || !run_parts(sh, &part, 1, r.i0, r.rows, tile_k, finish, t == sh.inject_finish,
+                          finish_error, error)) {
+      fail(sh);
+      drain(w);
       return;
     }
-    sh.done[static_cast<size_t>(t)] = 1;
+  }
+}
+
+// Panels order: the gang (one worker on each device) takes row tiles until none is left.
+void run_gang(std::vector<Pipeline::Worker*> gang, Shared& sh, int64_t tile_k, std::string* error,
+              std::string* finish_error) {
+  DeferredFinish finish;  // declared first: its destructor waits for the last finish
+  const Plan& pl = sh.plan;
+  std::vector<Part> parts_of_row(gang.size());
+  while (!sh.failed.load(std::memory_order_relaxed)) {
+    const int64_t row = sh.next.fetch_add(1);
+    if (row >= pl.tiles_m) break;
+    size_t np = 0;
+    int64_t i0 = 0, rows = 0;
+    for (size_t d = 0; d < gang.size(); ++d) {
+      const int64_t t = row * pl.tiles_n + static_cast<int64_t>(d);
+      const Rect r = part_of(pl, sh.call->m, sh.call->n, t);
+      i0 = r.i0;
+      rows = r.rows;
+      parts_of_row[np++] = Part{gang[d], r.j0, r.cols, t, &sh.panels[d]};
+    }
+    bool ok = row != sh.inject_tile;
+    if (!ok) *error = "injected failure (testing)";
+    if (!ok || !run_parts(sh, parts_of_row.data(), np, i0, rows, tile_k, finish,
+                          row == sh.inject_finish, finish_error, error)) {
+      fail(sh);
+      for (Pipeline::Worker* w : gang) drain(*w);
+      return;
+    }
   }
 }
 
@@ -217,12 +449,14 @@ void release(Pipeline::Worker& w) {
   }
   for (int i = 0; i < 2; ++i) {
     if (w.consumed[i]) cudaEventDestroy(w.consumed[i]);
+    if (w.ring[i]) cudaEventDestroy(w.ring[i]);
     cudaFree(w.dA[i]);
     cudaFree(w.dB[i]);
     cudaFreeHost(w.hA[i]);
     cudaFreeHost(w.hB[i]);
     if (w.staged[i]) cudaEventDestroy(w.staged[i]);
   }
+  if (w.out_done) cudaEventDestroy(w.out_done);
   cudaFree(w.dC);
   cudaFreeHost(w.hC);
   gpuopt_stream_destroy(w.gs);
@@ -244,7 +478,9 @@ bool allocate(Pipeline::Worker& w, const Options& o, std::string* error) {
     HT_CUDA(cudaHostAlloc(&w.hB[i], ab, cudaHostAllocPortable));
     HT_CUDA(cudaEventCreateWithFlags(&w.staged[i], cudaEventDisableTiming));
     HT_CUDA(cudaEventCreateWithFlags(&w.consumed[i], cudaEventDisableTiming));
+    HT_CUDA(cudaEventCreateWithFlags(&w.ring[i], cudaEventDisableTiming));
   }
+  HT_CUDA(cudaEventCreateWithFlags(&w.out_done, cudaEventDisableTiming));
   HT_CUDA(cudaMalloc(&w.dC, cb));
   HT_CUDA(cudaHostAlloc(&w.hC, cb, cudaHostAllocPortable));
   return true;
@@ -357,6 +593,81 @@ bool Pipeline::copy_matrix(void* dst, int64_t ldd, const void* src, int64_t lds,
 const std::vector<int>& Pipeline::devices() const { return devices_; }
 const Options& Pipeline::options() const { return options_; }
 void Pipeline::inject_failure_at_tile(int64_t tile) { inject_tile_ = tile; }
+void Pipeline::inject_failure_at_finish(int64_t tile) { inject_finish_ = tile; }
+
+namespace {
+
+// What the planner needs to know about a call on this pipeline (without the panel budget).
+PlanInput plan_input(const Call& c, const Options& o, size_t devices) {
+  PlanInput in;
+  in.m = c.m;
+  in.n = c.n;
+  in.k = c.k;
+  in.elem = c.dtype == GPUOPT_DTYPE_F64 ? 8 : 4;
+  in.a_pageable = c.a_mem == Memory::kHost;
+  in.b_pageable = c.b_mem == Memory::kHost;
+  in.c_pageable = c.c_mem == Memory::kHost;
+  in.a_device = c.a_mem == Memory::kDevice;
+  in.b_device = c.b_mem == Memory::kDevice;
+  in.c_device = c.c_mem == Memory::kDevice;
+  in.reads_c = c.beta != 0;
+  in.devices = static_cast<int>(devices);
+  in.tile_mn = o.tile_mn;
+  in.tile_k = o.tile_k;
+  in.order = o.order;
+  return in;
+}
+
+// Device memory a B panel may take on every one of @p devices: the smallest free memory less a
+// reserve (a tenth of the device, at least 1 GiB: the program's and the libraries' own needs).
+int64_t panel_budget(const std::vector<int>& devices) {
+  int64_t budget = INT64_MAX;
+  for (int d : devices) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaSetDevice(d) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    const int64_t reserve = std::max<int64_t>(int64_t(1) << 30, static_cast<int64_t>(total_b / 10));
+    budget = std::min(budget, static_cast<int64_t>(free_b) - reserve);
+  }
+  return std::max<int64_t>(0, budget);
+}
+
+void free_panels(std::vector<Panel>& panels, const std::vector<int>& devices) {
+  for (size_t d = 0; d < panels.size(); ++d) {
+    cudaSetDevice(devices[d]);
+    for (cudaEvent_t e : panels[d].ready)
+      if (e) cudaEventDestroy(e);
+    cudaFree(panels[d].mem);
+  }
+  panels.clear();
+  cudaGetLastError();  // an allocation that failed is not the call's error
+}
+
+// The B panels of the panels order on the first plan.devices devices; false (nothing kept) when
+// any allocation fails: the call then runs in the tiles order.
+bool make_panels(const Plan& plan, int64_t k, int64_t tile_k, const std::vector<int>& devices,
+                 std::vector<Panel>* panels) {
+  const size_t chunks = static_cast<size_t>((k + tile_k - 1) / tile_k);
+  panels->assign(static_cast<size_t>(plan.devices), Panel());
+  for (size_t d = 0; d < panels->size(); ++d) {
+    Panel& p = (*panels)[d];
+    bool ok = cudaSetDevice(devices[d]) == cudaSuccess &&
+              cudaMalloc(&p.mem, static_cast<size_t>(plan.panel_bytes)) == cudaSuccess;
+    p.ready.assign(chunks, nullptr);
+    p.state.assign(chunks, 0);
+    for (size_t c = 0; ok && c < chunks; ++c)
+      ok = cudaEventCreateWithFlags(&p.ready[c], cudaEventDisableTiming) == cudaSuccess;
+    if (!ok) {
+      free_panels(*panels, devices);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   Result r;
@@ -364,38 +675,71 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
   sh.call = &call;
   sh.copier = Copier{pool_.get(), static_cast<size_t>(options_.copy_piece_bytes),
                      static_cast<size_t>(options_.staging_block_bytes)};
-  sh.tile = options_.tile_mn;
-  sh.tiles_m = (call.m + sh.tile - 1) / sh.tile;
-  sh.tiles_n = (call.n + sh.tile - 1) / sh.tile;
-  r.tiles = sh.tiles_m * sh.tiles_n;
-  sh.done.assign(static_cast<size_t>(r.tiles), 0);
+  sh.tile_k = options_.tile_k;
+  sh.slot_bytes = static_cast<size_t>(options_.tile_mn * options_.tile_k) * kMaxElem;
   sh.inject_tile = inject_tile_;
-  inject_tile_ = -1;
+  sh.inject_finish = inject_finish_;
+  inject_tile_ = inject_finish_ = -1;
+  PlanInput in = plan_input(call, options_, devices_.size());
+  sh.plan = plan_tiles(in);
+  // One tile on one device gains nothing from a panel: no need to ask the devices for memory.
+  const bool may_gain = parts(sh.plan) > 1 || devices_.size() > 1 || in.order == Order::kPanels;
+  if (call.k > 0 && in.order != Order::kTiles && may_gain) {
+    in.panel_budget = panel_budget(devices_);
+    sh.plan = plan_gemm(in);
+    if (sh.plan.order == Order::kPanels &&
+        !make_panels(sh.plan, call.k, options_.tile_k, devices_, &sh.panels))
+      sh.plan = plan_tiles(in);
+  }
+  r.tiles = parts(sh.plan);
+  r.plan = describe(sh.plan) + ", " + std::to_string(options_.streams_per_device) +
+           (options_.streams_per_device == 1 ? " worker" : " workers") + " per GPU";
+  sh.done.assign(static_cast<size_t>(r.tiles), 0);
   if (r.tiles == 0) return r;
   if (call.k <= 0) {  // nothing to multiply: C = beta C is the CPU's (no copy is worth it)
     for (int64_t t = 0; t < r.tiles; ++t) {
-      const int64_t i0 = (t % sh.tiles_m) * sh.tile, j0 = (t / sh.tiles_m) * sh.tile;
-      cpu_tile(call, i0, j0, std::min(sh.tile, call.m - i0), std::min(sh.tile, call.n - j0));
+      const Rect p = part_of(sh.plan, call.m, call.n, t);
+      cpu_tile(call, p.i0, p.j0, p.rows, p.cols);
     }
     r.cpu_tiles = r.tiles;
     return r;
   }
-  const size_t nworkers = std::min(workers_.size(), static_cast<size_t>(r.tiles));
-  std::vector<std::string> errors(nworkers);
-  if (nworkers == 1) {
-    run_worker(*workers_[0], sh, options_.tile_k, &errors[0]);
+  const size_t per = static_cast<size_t>(options_.streams_per_device);
+  // Each run reports its own failure and its deferred finishes' (separate strings: two threads).
+  std::vector<std::function<void(std::string*, std::string*)>> runs;
+  if (sh.plan.order == Order::kPanels) {
+    // One gang per stream index: its worker on each device of the plan.
+    const size_t gangs = std::min(per, static_cast<size_t>(sh.plan.tiles_m));
+    for (size_t g = 0; g < gangs; ++g) {
+      std::vector<Worker*> gang;
+      for (size_t d = 0; d < static_cast<size_t>(sh.plan.devices); ++d)
+        gang.push_back(workers_[d * per + g].get());
+      runs.push_back([gang, &sh, this](std::string* e, std::string* fe) {
+        run_gang(gang, sh, options_.tile_k, e, fe);
+      });
+    }
   } else {
     // Deal the workers round-robin over the devices so a call with few tiles still spreads.
-    std::vector<size_t> order;
-    const size_t per = static_cast<size_t>(options_.streams_per_device);
-    for (size_t s = 0; s < per; ++s)
-      for (size_t d = 0; d < devices_.size(); ++d) order.push_back(d * per + s);
+    const size_t nworkers = std::min(workers_.size(), static_cast<size_t>(r.tiles));
+    for (size_t i = 0; i < nworkers; ++i) {
+      Worker* w = workers_[(i % devices_.size()) * per + i / devices_.size()].get();
+      runs.push_back([w, &sh, this](std::string* e, std::string* fe) {
+        run_worker(*w, sh, options_.tile_k, e, fe);
+      });
+    }
+  }
+  // errors[2 i]: run i's own failure, errors[2 i + 1]: its deferred finishes'. Every run has
+  // waited for its last finish before it returns, so after the join nothing writes C any more.
+  std::vector<std::string> errors(2 * runs.size());
+  if (runs.size() == 1) {
+    runs[0](&errors[0], &errors[1]);
+  } else {
     std::vector<std::thread> threads;
-    for (size_t i = 0; i < nworkers; ++i)
-      threads.emplace_back(run_worker, std::ref(*workers_[order[i]]), std::ref(sh), options_.tile_k,
-                           &errors[i]);
+    for (size_t i = 0; i < runs.size(); ++i)
+      threads.emplace_back(runs[i], &errors[2 * i], &errors[2 * i + 1]);
     for (auto& t : threads) t.join();
   }
+  if (!sh.panels.empty()) free_panels(sh.panels, devices_);
   if (!sh.failed) return r;
   r.ok = false;
   for (const std::string& e : errors)
@@ -405,8 +749,8 @@ Result Pipeline::gemm(const Call& call, const CpuTile& cpu_tile) {
     }
   for (int64_t t = 0; t < r.tiles; ++t) {
     if (sh.done[static_cast<size_t>(t)]) continue;
-    const int64_t i0 = (t % sh.tiles_m) * sh.tile, j0 = (t / sh.tiles_m) * sh.tile;
-    cpu_tile(call, i0, j0, std::min(sh.tile, call.m - i0), std::min(sh.tile, call.n - j0));
+    const Rect p = part_of(sh.plan, call.m, call.n, t);
+    cpu_tile(call, p.i0, p.j0, p.rows, p.cols);
     ++r.cpu_tiles;
   }
   return r;

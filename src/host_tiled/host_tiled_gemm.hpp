@@ -14,14 +14,18 @@
 // overlapping the GPU's work on the previous chunk), copies them in on its copy stream, and runs
 // gpuopt_gemm on its product stream (events order the two; the copy of chunk k+1 overlaps the
 // product of chunk k), accumulating into the device C tile; then it copies the whole tile out and
-// unpacks it into C (on the pool; for pageable C, adding beta C there: C never crosses the link).
+// hands the finish (wait for that copy out, unpack into C on the pool; for pageable C, adding
+// beta C there: C never crosses the link) to a thread of its own (deferred_finish.hpp), and goes
+// on to its next tile. The finish owns the worker's pinned C tile until the worker's next copy
+// out, which waits for it first.
 // Copies in, products and copies out of the workers of a device overlap too. Page-locked host,
 // device and managed operands skip the staging (a 2D copy by the copy engines into the tile
 // buffers).
 //
 // Failures: a tile is written to C only whole. When a worker fails (a CUDA or gpuopt error), the
-// others stop taking tiles and every tile not written back is handed to the caller's CPU
-// function, so C is always complete.
+// others stop taking tiles, the finishes in flight complete (or fail whole) before gemm()
+// returns, and every tile not written back is handed to the caller's CPU function, so C is
+// always complete.
 #pragma once
 
 #include <stddef.h>
@@ -33,6 +37,7 @@
 #include <vector>
 
 #include "gpuopt.h"
+#include "tile_plan.hpp"
 
 namespace gpuopt_host_tiled {
 
@@ -50,6 +55,9 @@ struct Options {
   int copy_threads = 0;        // threads of the pageable <-> pinned staging; 0: one per CPU
   int64_t copy_piece_bytes = int64_t(1) << 20;     // smallest share of one staging thread
   int64_t staging_block_bytes = int64_t(8) << 20;  // smallest block copied in while the next packs
+  // The walk over C (tile_plan.hpp): kAuto picks per call by the model; kTiles / kPanels force one
+  // where it is possible (tests).
+  Order order = Order::kAuto;
 };
 
 /** Where an operand lives: pageable host memory (staged through the pinned ring), page-locked
@@ -83,6 +91,7 @@ struct Result {
   int64_t tiles = 0;      // tiles of the call
   int64_t cpu_tiles = 0;  // tiles redone by CpuTile after a failure
   std::string error;      // the first failure, when !ok
+  std::string plan;  // the order it ran in, the model's figures (tile_plan.hpp describe), workers
 };
 
 class Pipeline {
@@ -124,6 +133,11 @@ class Pipeline {
    *  next call; -1 (the default) injects nothing. */
   void inject_failure_at_tile(int64_t tile);
 
+  /** Testing: the deferred finish of tile number @p tile (tiles order) or of row tile @p tile
+   *  (panels order) of the next call fails before it unpacks anything into (pageable) C, as by
+   *  a failed copy out, while its worker has gone on; -1 (the default) injects nothing. */
+  void inject_failure_at_finish(int64_t tile);
+
   struct Worker;
 
  private:
@@ -134,6 +148,7 @@ class Pipeline {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<CopyPool> pool_;  // the staging copies of every worker
   int64_t inject_tile_ = -1;
+  int64_t inject_finish_ = -1;
 };
 
 }  // namespace gpuopt_host_tiled

@@ -114,6 +114,11 @@ gpuopt_status_t allocate_kind(const char* fn, Buffer& b) {
   switch (b.kind) {
     case GPUOPT_MEMORY_DEVICE:
       b.allocator = b.ctx->allocator;
+      if (!b.allocator.allocate && b.ctx->ordered.supported) {
+        GPUOPT_TRY(ordered_allocate(fn, b.ctx->ordered, b.bytes, &b.device_ptr));
+        b.stream_ordered = true;
+        return GPUOPT_SUCCESS;
+      }
       return device_allocate(fn, "cudaMalloc", b.allocator, b.bytes, &b.device_ptr);
     case GPUOPT_MEMORY_PINNED_HOST:
       GPUOPT_TRY_CUDA(cudaHostAlloc(&b.host_ptr, b.bytes, cudaHostAllocPortable), fn,
@@ -155,6 +160,7 @@ gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
     if (b.kind == GPUOPT_MEMORY_PINNED_HOST) b.device_ptr = nullptr;
     return GPUOPT_SUCCESS;
   }
+  reap_deallocations(b.ctx->ordered, b.ctx->device, false);
   GPUOPT_TRY(allocate_kind(fn, b));
   if (b.device_ptr) remember_owned_range(*b.ctx, b.device_ptr, b.bytes);
   return GPUOPT_SUCCESS;
@@ -165,7 +171,11 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
     if (b.kind != GPUOPT_MEMORY_EXTERNAL) deviceless_free(b.host_ptr ? b.host_ptr : b.device_ptr);
     return GPUOPT_SUCCESS;
   }
-  if (b.kind == GPUOPT_MEMORY_EXTERNAL) return GPUOPT_SUCCESS;
+  if (b.kind == GPUOPT_MEMORY_EXTERNAL) {
+    forget_range(*b.ctx, b.device_ptr);  // the borrow ends; the memory stays the caller's
+    return GPUOPT_SUCCESS;
+  }
+  reap_deallocations(b.ctx->ordered, b.ctx->device, false);
   forget_range(*b.ctx, b.device_ptr);
   if (b.kind == GPUOPT_MEMORY_COMPRESSIBLE && b.compressed)
     remove_compressible_range(*b.ctx, b.device_ptr);
@@ -174,7 +184,10 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
   return gate_free(b.ctx->device, [fn, b]() mutable -> gpuopt_status_t {
     switch (b.kind) {
       case GPUOPT_MEMORY_DEVICE:
-        GPUOPT_TRY(device_release(fn, b.allocator, b.device_ptr, b.bytes));
+        if (b.stream_ordered)
+          GPUOPT_TRY(ordered_free_synchronized(fn, b.device_ptr));
+        else
+          GPUOPT_TRY(device_release(fn, b.allocator, b.device_ptr, b.bytes));
         break;
       case GPUOPT_MEMORY_PINNED_HOST:
       case GPUOPT_MEMORY_MAPPED:
@@ -188,6 +201,16 @@ gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
     }
     return GPUOPT_SUCCESS;
   });
+}
+
+gpuopt_status_t buffer_release_ordered(const char* fn, Buffer& b, cudaStream_t stream) {
+  const bool ordered =
+      b.kind == GPUOPT_MEMORY_DEVICE && (b.stream_ordered || b.allocator.deallocate);
+  if (deviceless_active() || !ordered) return buffer_release(fn, b);
+  forget_range(*b.ctx, b.device_ptr);
+  if (b.stream_ordered) return ordered_free(fn, b.device_ptr, stream);
+  reap_deallocations(b.ctx->ordered, b.ctx->device, false);
+  return defer_deallocate(fn, b.ctx->ordered, b.allocator, b.device_ptr, b.bytes, stream);
 }
 
 }  // namespace gpuopt

@@ -1,6 +1,7 @@
 // Buffers: device, pinned host, mapped, compressible (driver VMM) and wrapped memory.
 #pragma once
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 
 #include <cstddef>
 
@@ -14,6 +15,7 @@ struct gpuopt_buffer_s {
   void* host_ptr = nullptr;    // pinned and mapped only
   bool compressed = false;
   gpuopt::Allocator allocator;  // what allocated device memory (GPUOPT_MEMORY_DEVICE)
+  bool stream_ordered = false;  // from the device's pool (ordered_memory.hpp)
   // VMM bookkeeping (compressible kind)
   CUmemGenericAllocationHandle vmm_handle = 0;
   std::size_t vmm_reserved = 0;
@@ -34,8 +36,13 @@ const char* memory_kind_name(gpuopt_memory_kind_t kind);
 // the range goes into the context's range cache, compressed ranges into its compressible
 // table); nothing is left allocated on failure.
 gpuopt_status_t buffer_allocate(const char* fn, Buffer& b);
-// Frees what buffer_allocate made (nothing for wrapped memory).
+// Frees what buffer_allocate made (nothing for wrapped memory): after a device synchronization,
+// through the free gate.
 gpuopt_status_t buffer_release(const char* fn, Buffer& b);
+// The same in the order of `stream` (gpuopt_buffer_destroy_async), with no synchronization and
+// outside the free gate, for pool memory (cudaFreeAsync) and the caller's allocator (deallocate
+// gets the stream); every other kind goes through buffer_release.
+gpuopt_status_t buffer_release_ordered(const char* fn, Buffer& b, cudaStream_t stream);
 
 gpuopt_status_t vmm_allocate(const char* fn, Buffer& b);
 gpuopt_status_t vmm_free(const char* fn, Buffer& b);

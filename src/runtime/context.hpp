@@ -1,6 +1,7 @@
 // The context: one device, its description, the per-op forced and last-chosen variants, the
 // ranges of compressible memory it handed out (variants prefer block-tiled access there), its
-// allocator, its pool of stream resources and its cache of validated pointer ranges.
+// allocator, its pool of stream resources, its cache of validated pointer ranges, its
+// stream-ordered allocation state and its tuning cache.
 #pragma once
 #include <array>
 #include <atomic>
@@ -11,9 +12,11 @@
 #include "allocator.hpp"
 #include "device.hpp"
 #include "gpuopt.h"
+#include "ordered_memory.hpp"
 #include "range_cache.hpp"
 #include "registry.hpp"
 #include "stream_resources.hpp"
+#include "tune_cache.hpp"
 
 struct gpuopt_context_s {
   int device = 0;
@@ -27,9 +30,11 @@ struct gpuopt_context_s {
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> compressible_ranges;  // [begin, end)
   std::atomic<int> compressible_count{0};
 
-  gpuopt::Allocator allocator;  // gpuopt_context_set_allocator (set while no object lives)
-  gpuopt::ResourcePool pool;    // idle stream resources (stream_resources.hpp)
-  gpuopt::RangeCache ranges;    // validated pointer ranges (range_cache.hpp)
+  gpuopt::Allocator allocator;    // gpuopt_context_set_allocator (set while no object lives)
+  gpuopt::ResourcePool pool;      // idle stream resources (stream_resources.hpp)
+  gpuopt::RangeCache ranges;      // validated pointer ranges (range_cache.hpp)
+  gpuopt::OrderedMemory ordered;  // stream-ordered device buffers (ordered_memory.hpp)
+  gpuopt::TuneCache tune;         // tuning cache (tune_cache.hpp; gpuopt_context_set_tune_cache)
 };
 
 namespace gpuopt {

@@ -17,10 +17,13 @@
 //     cache can never turn a valid call into an error. A pool that re-carves one driver
 //     allocation keeps its ID; the cached extent is then that of the driver allocation, exactly
 //     what the full query (cuMemGetAddressRange) answers.
-// Bounded (kSlots entries, replaced round-robin) and behind a mutex: threads of one context
-// validate concurrently.
+// Bounded (kSlots entries, replaced round-robin). Threads of one context validate concurrently:
+// lookups, on every operand of every call, take no lock (a sequence lock: a reader retries when
+// a writer ran meanwhile); inserts and erases (misses, buffer create and destroy) are serialized
+// by a mutex.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -43,8 +46,17 @@ class RangeCache {
   void erase(std::uintptr_t base);
 
  private:
-  mutable std::mutex mu_;
-  std::array<Entry, kSlots> slots_{};
+  // An entry in atomics, so that a lookup racing a writer reads no torn value (it retries).
+  struct Slot {
+    std::atomic<std::uintptr_t> base{0}, end{0};
+    std::atomic<unsigned long long> id{0};
+    std::atomic<bool> owned{false};
+  };
+  void store(Slot& s, const Entry& e);  // under mu_, inside a write section
+
+  std::mutex mu_;                      // writers
+  std::atomic<std::uint64_t> seq_{0};  // odd while a writer changes slots
+  std::array<Slot, kSlots> slots_{};
   int next_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include "kernels/segmented_sort/segmented_sort.hpp"
 #include "kernels/stencil/stencil.hpp"
 #include "kernels/transpose/transpose.hpp"
+#include "runtime/variant_alias.hpp"
 
 namespace gpuopt {
 
@@ -82,6 +83,7 @@ const OpTable* op_table(gpuopt_op_t op) {
 
 int find_variant(const OpTable& table, const char* name) {
   if (!name) return -1;
+  name = current_variant_name(table.op_name, name);  // a retired name finds its rung
   for (int i = 0; i < table.count; ++i)
     if (std::strcmp(table.meta(i).name, name) == 0) return i;
   return -1;

@@ -22,6 +22,20 @@ gpuopt_status_t check_not_capturing(const char* fn) {
   return GPUOPT_SUCCESS;
 }
 
+gpuopt_status_t check_stream_not_captured(const char* fn, const Stream& s) {
+  bool captured = s.capturing.load(std::memory_order_relaxed);
+  if (!captured && s.stream && !deviceless_active()) {
+    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s.stream, &cap) != cudaSuccess) cudaGetLastError();
+    captured = cap != cudaStreamCaptureStatusNone;
+  }
+  if (captured)
+    return fail(GPUOPT_ERROR_CAPTURE_ILLEGAL, fn,
+                "stream is being captured; a stream-ordered free there would become part of the "
+                "graph: free on another stream, or after the capture ends");
+  return GPUOPT_SUCCESS;
+}
+
 gpuopt_status_t check_stream(const char* fn, gpuopt_stream_t s, const Context* ctx,
                              const char* arg) {
   GPUOPT_TRY(check_handle(fn, s, HandleKind::stream, arg));

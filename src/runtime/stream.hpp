@@ -30,6 +30,10 @@ gpuopt_status_t check_stream(const char* fn, gpuopt_stream_t s, const Context* c
 // allocating or synchronizing call would invalidate it).
 gpuopt_status_t check_not_capturing(const char* fn);
 
+// CAPTURE_ILLEGAL when s is being captured, by gpuopt_graph_begin or by the owner of its CUDA
+// stream (a stream-ordered free there would need a graph allocation).
+gpuopt_status_t check_stream_not_captured(const char* fn, const Stream& s);
+
 // Per-thread count of captures begun by gpuopt_graph_begin and not yet ended.
 int& thread_capture_depth();
 

@@ -3,7 +3,9 @@
 // compared with the CPU BLAS the shim forwards to (loaded here by path) or a direct sum.
 //   HostTiled.*  the pipeline itself with small tiles (many tiles, k chunks, both slots, several
 //                streams): every transpose pair, beta = 0 and not, padded leading dimensions,
-//                f32/f64, device operands, an injected failure finished on the CPU
+//                f32/f64, device operands, an injected failure finished on the CPU (also one in a
+//                deferred finish); in both orders of tile_plan.hpp (tiles, and panels: resident
+//                B panels, gangs); the deferred finish on one GPU and on two
 //   Blas.*       the entry points: host arrays, device and managed pointers in place, the other
 //                level-3 routines, concurrent callers, a child after fork()
 #include <cuda_runtime.h>
@@ -202,6 +204,7 @@ enum class Place { kPageable, kPinned, kDevice, kMixed };
 template <class T>
 void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc,
                        Place place = Place::kPageable) {
+  const bool panels = p.options().order == gpuopt_host_tiled::Order::kPanels;
   const int ar = pc.ta == 'N' ? pc.m : pc.k, ac = pc.ta == 'N' ? pc.k : pc.m;
   const int br = pc.tb == 'N' ? pc.k : pc.n, bc = pc.tb == 'N' ? pc.n : pc.k;
   const int lda = ar + pc.pad, ldb = br + pc.pad, ldc = pc.m + pc.pad;
@@ -256,6 +259,8 @@ void run_pipeline_case(gpuopt_host_tiled::Pipeline& p, const PipeCase& pc,
         FAIL() << "no CPU tile expected";
       });
   EXPECT_TRUE(r.ok) << r.error;
+  // Forced panels run as panels (every case here fits them); the tiles order otherwise.
+  EXPECT_EQ(r.plan.rfind(panels ? "panels " : "tiles ", 0), 0u) << r.plan;
   if (c.C != C.data()) cudaMemcpy(C.data(), c.C, C.size() * sizeof(T), cudaMemcpyDefault);
   for (void* q : made) {
     cudaPointerAttributes at;
@@ -283,50 +288,78 @@ std::vector<int> all_devices() {
 
 // Small tiles; the staging copies cut into many pieces over several threads and copied in as
 // several blocks (the sizes that make them happen at 4096 tiles, scaled down).
-std::unique_ptr<gpuopt_host_tiled::Pipeline> small_pipeline() {
+std::unique_ptr<gpuopt_host_tiled::Pipeline> pipeline_on(const std::vector<int>& devices,
+                                                         gpuopt_host_tiled::Order order,
+                                                         int workers) {
   gpuopt_host_tiled::Options o;
+  o.order = order;
   o.tile_mn = 96;
   o.tile_k = 40;
-  o.streams_per_device = 3;
+  o.streams_per_device = workers;
   o.copy_threads = 4;
   o.copy_piece_bytes = 200;
   o.staging_block_bytes = 1000;
   std::string err;
-  auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
+  auto p = gpuopt_host_tiled::Pipeline::create(devices, o, &err);
   EXPECT_TRUE(p) << err;
   return p;
+}
+
+std::unique_ptr<gpuopt_host_tiled::Pipeline> small_pipeline(
+    gpuopt_host_tiled::Order order = gpuopt_host_tiled::Order::kTiles) {
+  return pipeline_on(all_devices(), order, 3);
+}
+
+void every_transpose_beta_and_padding(gpuopt_host_tiled::Pipeline& p) {
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'})
+      for (double beta : {0.0, 0.5}) {
+        run_pipeline_case<double>(p, {ta, tb, 301, 257, 203, beta, 3});
+        run_pipeline_case<float>(p, {ta, tb, 150, 97, 81, beta, 0});
+      }
+  run_pipeline_case<double>(p, {'N', 'N', 1, 1, 1, 0.0, 0});
+  run_pipeline_case<double>(p, {'N', 'N', 96, 96, 40, 1.0, 0});  // exactly one tile
+}
+
+void operands_in_place(gpuopt_host_tiled::Pipeline& p) {
+  run_pipeline_case<double>(p, {'T', 'N', 200, 190, 130, 0.5, 2}, Place::kDevice);
+  for (double beta : {0.0, 0.5}) {
+    run_pipeline_case<double>(p, {'N', 'T', 211, 190, 130, beta, 2}, Place::kPinned);
+    run_pipeline_case<float>(p, {'T', 'N', 150, 97, 81, beta, 1}, Place::kPinned);
+    run_pipeline_case<double>(p, {'T', 'T', 97, 203, 77, beta, 3}, Place::kMixed);
+  }
 }
 
 TEST(HostTiled, EveryTransposeBetaAndPadding) {
   SKIP_WITHOUT_GPU();
   auto p = small_pipeline();
   ASSERT_TRUE(p);
-  for (char ta : {'N', 'T'})
-    for (char tb : {'N', 'T'})
-      for (double beta : {0.0, 0.5}) {
-        run_pipeline_case<double>(*p, {ta, tb, 301, 257, 203, beta, 3});
-        run_pipeline_case<float>(*p, {ta, tb, 150, 97, 81, beta, 0});
-      }
-  run_pipeline_case<double>(*p, {'N', 'N', 1, 1, 1, 0.0, 0});
-  run_pipeline_case<double>(*p, {'N', 'N', 96, 96, 40, 1.0, 0});  // exactly one tile
+  every_transpose_beta_and_padding(*p);
 }
 
-TEST(HostTiled, DeviceOperands) {
+// Device, page-locked and mixed operands; page-locked host operands skip the staging.
+TEST(HostTiled, OperandsInPlace) {
   SKIP_WITHOUT_GPU();
   auto p = small_pipeline();
   ASSERT_TRUE(p);
-  run_pipeline_case<double>(*p, {'T', 'N', 200, 190, 130, 0.5, 2}, Place::kDevice);
+  operands_in_place(*p);
 }
 
-TEST(HostTiled, PinnedHostOperandsSkipTheStaging) {
+// The panels order (tile_plan.hpp): B panels resident per device, loaded chunk by chunk through
+// the pinned ring by whichever gang needs them first (3 gangs here), A chunks packed once and
+// copied to every device; row tiles of 9216 / (n / devices) rows.
+TEST(HostTiled, PanelsEveryTransposeBetaAndPadding) {
   SKIP_WITHOUT_GPU();
-  auto p = small_pipeline();
+  auto p = small_pipeline(gpuopt_host_tiled::Order::kPanels);
   ASSERT_TRUE(p);
-  for (double beta : {0.0, 0.5}) {
-    run_pipeline_case<double>(*p, {'N', 'T', 211, 190, 130, beta, 2}, Place::kPinned);
-    run_pipeline_case<float>(*p, {'T', 'N', 150, 97, 81, beta, 1}, Place::kPinned);
-    run_pipeline_case<double>(*p, {'T', 'T', 97, 203, 77, beta, 3}, Place::kMixed);
-  }
+  every_transpose_beta_and_padding(*p);
+}
+
+TEST(HostTiled, PanelsOperandsInPlace) {
+  SKIP_WITHOUT_GPU();
+  auto p = small_pipeline(gpuopt_host_tiled::Order::kPanels);
+  ASSERT_TRUE(p);
+  operands_in_place(*p);
 }
 
 // The default copy settings (one staging thread per CPU, 1 MiB pieces, 8 MiB blocks) at tiles
@@ -338,15 +371,54 @@ TEST(HostTiled, DefaultStagingOnLargerTiles) {
   o.tile_k = 512;
   o.streams_per_device = 2;
   std::string err;
-  auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
-  ASSERT_TRUE(p) << err;
-  run_pipeline_case<double>(*p, {'N', 'N', 1100, 1030, 600, 0.5, 5});
-  run_pipeline_case<float>(*p, {'T', 'T', 1025, 700, 300, 0.0, 0});
+  for (auto order : {gpuopt_host_tiled::Order::kTiles, gpuopt_host_tiled::Order::kPanels}) {
+    o.order = order;
+    auto p = gpuopt_host_tiled::Pipeline::create(all_devices(), o, &err);
+    ASSERT_TRUE(p) << err;
+    run_pipeline_case<double>(*p, {'N', 'N', 1100, 1030, 600, 0.5, 5});
+    run_pipeline_case<float>(*p, {'T', 'T', 1025, 700, 300, 0.0, 0});
+  }
 }
 
-TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
+// The deferred finish (src/host_tiled/deferred_finish.hpp): each worker (gang) goes on to its next
+// tile while a thread of its own waits for the last tile's copy out and unpacks it into C. Odd
+// sizes over many small tiles, beta = 0 (C holds NaN: never read) and beta != 0 (C read exactly
+// once: a part written twice would show beta twice), one worker per device (every tile after the
+// first finds its own previous finish in flight) and three, pageable C (unpacked by the finish) and
+// page-locked / device C (the next tile's staging of C waits for the previous copy out).
+void deferred_finish_cases(const std::vector<int>& devices) {
+  for (auto order : {gpuopt_host_tiled::Order::kTiles, gpuopt_host_tiled::Order::kPanels})
+    for (int workers : {1, 3}) {
+      auto p = pipeline_on(devices, order, workers);
+      ASSERT_TRUE(p);
+      for (double beta : {0.0, 0.7}) {
+        run_pipeline_case<double>(*p, {'N', 'N', 487, 389, 123, beta, 3});
+        run_pipeline_case<double>(*p, {'T', 'N', 401, 293, 81, beta, 0});
+        run_pipeline_case<float>(*p, {'N', 'T', 293, 487, 57, beta, 1});
+        run_pipeline_case<double>(*p, {'N', 'N', 301, 211, 77, beta, 2}, Place::kPinned);
+        run_pipeline_case<double>(*p, {'T', 'T', 211, 301, 45, beta, 1}, Place::kDevice);
+      }
+    }
+}
+
+TEST(HostTiled, DeferredFinishOneGpu) {
   SKIP_WITHOUT_GPU();
-  auto p = small_pipeline();
+  deferred_finish_cases({0});
+}
+
+TEST(HostTiled, DeferredFinishTwoGpus) {
+  SKIP_WITHOUT_GPU();
+  int n = 0;
+  cudaGetDeviceCount(&n);
+  if (n < 2) GTEST_SKIP() << "needs two GPUs";
+  deferred_finish_cases({0, 1});
+}
+
+// A failure injected when the worker starts a tile (@p in_finish false), or in the deferred
+// finish of that tile while its worker has gone on (@p in_finish true: nothing of it written).
+void injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order order, int64_t tile,
+                                             bool in_finish = false, int workers = 3) {
+  auto p = pipeline_on(all_devices(), order, workers);
   ASSERT_TRUE(p);
   const int m = 300, n = 280, k = 90;
   auto A = fill(static_cast<size_t>(m) * k, 1), B = fill(static_cast<size_t>(k) * n, 2),
@@ -365,7 +437,10 @@ TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
   c.ldb = k;
   c.C = C.data();
   c.ldc = m;
-  p->inject_failure_at_tile(5);
+  if (in_finish)
+    p->inject_failure_at_finish(tile);
+  else
+    p->inject_failure_at_tile(tile);
   gpuopt_host_tiled::Result r = p->gemm(c, [&](const gpuopt_host_tiled::Call& cc, int64_t i0,
                                                int64_t j0, int64_t rows, int64_t cols) {
     reference_gemm<double>('N', 'N', static_cast<int>(rows), static_cast<int>(cols), k, cc.alpha,
@@ -373,8 +448,35 @@ TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
                            m);
   });
   EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find(in_finish ? "in a deferred finish" : "injected failure"),
+            std::string::npos)
+      << r.error;
   EXPECT_GE(r.cpu_tiles, 1);
   EXPECT_LE(rel_diff(m, n, C.data(), m, R.data(), m), 1e-12);
+}
+
+TEST(HostTiled, InjectedFailureIsFinishedOnTheCpu) {
+  SKIP_WITHOUT_GPU();
+  injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order::kTiles, 5);
+}
+
+// Row tile 2 (of 10 row tiles of 32 rows on one GPU, 5 of 65 on two): the gangs waiting for panel
+// chunks stop too, and every part not written is redone.
+TEST(HostTiled, PanelsInjectedFailureIsFinishedOnTheCpu) {
+  SKIP_WITHOUT_GPU();
+  injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order::kPanels, 2);
+}
+
+// The finish of tile 5 / row tile 2 fails after its copy out, while the worker (gang) already
+// computes its next tile: that tile is redone on the CPU, the finishes in flight complete whole,
+// every part is written exactly once (beta = 0.5 would show twice), with one worker per device
+// and with three.
+TEST(HostTiled, InjectedFailureInADeferredFinishIsRedoneOnTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (int workers : {1, 3}) {
+    injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order::kTiles, 5, true, workers);
+    injected_failure_is_finished_on_the_cpu(gpuopt_host_tiled::Order::kPanels, 2, true, workers);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blas_check.h"
 #include "blas_prototypes.h"
 
 void dgemm(const char*, const char*, const int*, const int*, const int*, const double*,
@@ -24,9 +25,7 @@ static char g_srname[16];
 static int g_info;
 static int g_calls;
 void xerbla_(const char* srname, const int* info, size_t len) {
-  size_t n = len < 15 ? len : 15;
-  memcpy(g_srname, srname, n);
-  g_srname[n] = 0;
+  copy_srname(g_srname, srname, len);
   g_info = *info;
   ++g_calls;
 }
@@ -40,16 +39,6 @@ void cblas_xerbla(int info, const char* rout, const char* form, ...) {
   g_cinfo = info;
   g_row_major_seen = RowMajorStrg;
   ++g_calls;
-}
-
-static int g_pass, g_fail;
-static void check(int ok, const char* what) {
-  if (ok) {
-    ++g_pass;
-  } else {
-    ++g_fail;
-    printf("FAILED: %s\n", what);
-  }
 }
 
 static void expect_xerbla(const char* name, int info, const char* what) {
@@ -204,6 +193,5 @@ int main(void) {
   argument_checks();
   quick_returns_and_reads();
   cblas_layouts();
-  printf("%d passed, %d failed\n", g_pass, g_fail);
-  return g_fail ? 1 : 0;
+  return finish_checks();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two forms export what they must: libblas.so.3 every symbol of the reference BLAS/CBLAS
-# (src/blas/reference_symbols.txt) under SONAME libblas.so.3; libgpuopt_blas.so exactly the
-# level-3 routines and their CBLAS twins; neither needs CUDA, cuBLAS or libgpuopt (the GPU half,
+# (src/blas/reference_symbols.txt) and the level-3 ILP64 names under SONAME libblas.so.3;
+# libgpuopt_blas.so exactly the level-3 routines, their CBLAS twins and their ILP64 names; neither needs CUDA, cuBLAS or libgpuopt (the GPU half,
 # libgpuopt_blas_gpu.so, is loaded at the first GPU call and exports its entry point only). The
 # generated stubs are up to date.
 # check_symbols.sh SOURCE_DIR LIBGPUOPT_BLAS LIBBLAS_SO_3 LIBGPUOPT_BLAS_GPU
@@ -17,12 +17,17 @@ fi
 soname=$(readelf -d "$libblas" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [[ $soname == libblas.so.3 ]] || { echo "SONAME is '$soname', not libblas.so.3"; exit 1; }
 want=$(for p in d s; do for r in gemm symm syrk syr2k trmm trsm; do
-  echo "${p}${r}_"; echo "${p}${r}"; echo "cblas_${p}${r}"; done; done | sort)
+  echo "${p}${r}_"; echo "${p}${r}"; echo "cblas_${p}${r}"; echo "${p}${r}_64_"; done; done | sort)
 got=$(exported "$preload")
 if [[ "$want" != "$got" ]]; then
   echo "libgpuopt_blas.so exports differ from the level-3 list:"; diff <(echo "$want") <(echo "$got"); exit 1
 fi
-echo "symbols: libblas.so.3 has all $(grep -vc '^#' "$src/src/blas/reference_symbols.txt") reference symbols; libgpuopt_blas.so exports the 36 level-3 names"
+ilp64=$(for p in d s; do for r in gemm symm syrk syr2k trmm trsm; do echo "${p}${r}_64_"; done; done | sort)
+missing=$(comm -23 <(echo "$ilp64") <(exported "$libblas"))
+if [[ -n $missing ]]; then
+  echo "libblas.so.3 lacks the ILP64 names:"; echo "$missing"; exit 1
+fi
+echo "symbols: libblas.so.3 has all $(grep -vc '^#' "$src/src/blas/reference_symbols.txt") reference symbols and the 12 ILP64 names; libgpuopt_blas.so exports the 48 level-3 names"
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 for lib in "$preload" "$libblas"; do
   if needed "$lib" | grep -E '^lib(cuda|cudart|cublas|cublasLt|gpuopt)\.so'; then

@@ -173,6 +173,8 @@ static void check_null_handles(void) {
   OK(gpuopt_stream_destroy(NULL));
   fn = "gpuopt_buffer_destroy";
   OK(gpuopt_buffer_destroy(NULL));
+  fn = "gpuopt_buffer_destroy_async";
+  OK(gpuopt_buffer_destroy_async(NULL, NULL));
   fn = "gpuopt_graph_destroy";
   OK(gpuopt_graph_destroy(NULL));
 
@@ -238,6 +240,12 @@ static void check_null_handles(void) {
   EXPECT(gpuopt_context_get_variant(NULL, GPUOPT_OP_AXPY, &name), H);
   fn = "gpuopt_last_variant";
   EXPECT(gpuopt_last_variant(NULL, GPUOPT_OP_AXPY, &name), H);
+  fn = "gpuopt_context_set_tune_cache";
+  EXPECT(gpuopt_context_set_tune_cache(NULL, "tune.cache"), H);
+  fn = "gpuopt_context_tune_cache_entries";
+  EXPECT(gpuopt_context_tune_cache_entries(NULL, &count), H);
+  fn = "gpuopt_tune";
+  EXPECT(gpuopt_tune(NULL, NULL, GPUOPT_OP_GEMM, NULL, NULL, 1.0, NULL), H);
 
   fn = "gpuopt_axpy";
   EXPECT(gpuopt_axpy(NULL, NULL, GPUOPT_DTYPE_F32, 4, 1.0, host, 1, host, 1), H);
@@ -870,7 +878,8 @@ static void check_with_device(void) {
   fn = "gpuopt_buffer_destroy";
   OK(gpuopt_buffer_destroy(bw));
   OK(gpuopt_buffer_destroy(bx));
-  OK(gpuopt_buffer_destroy(by));
+  fn = "gpuopt_buffer_destroy_async";
+  OK(gpuopt_buffer_destroy_async(by, stream));
   fn = "gpuopt_stream_destroy";
   OK(gpuopt_stream_destroy(wrapped));
   OK(gpuopt_stream_destroy(stream));

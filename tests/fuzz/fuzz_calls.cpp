@@ -1,7 +1,13 @@
 #include "fuzz_calls.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include "runtime/deviceless.hpp"
+#include "runtime/tune_cache.hpp"
 
 namespace fuzz {
 namespace {
@@ -212,6 +218,71 @@ gpuopt_status_t last_error_message(World&, FuzzInput& in) {
   return st == GPUOPT_ERROR_INVALID_ARGUMENT ? GPUOPT_SUCCESS : st;
 }
 
+// The tuning cache: attach (NULL, "", a missing file, a directory), count, and gpuopt_tune with
+// fuzzed arguments (device-less: it stops at its first CUDA call, after validation).
+gpuopt_status_t tune_call(void* user) {
+  World& w = *static_cast<World*>(user);
+  return gpuopt_axpy(w.ctx[0], w.stream[0], GPUOPT_DTYPE_F32, 4, 1.0, nullptr, 1, nullptr, 1);
+}
+gpuopt_status_t tune(World& w, FuzzInput& in) {
+  gpuopt_context_t c = w.any_ctx(in);
+  switch (in.pick(3)) {
+    case 0: {
+      const char* const paths[] = {nullptr, "", "/nonexistent/gpuopt-fuzz.cache", "/"};
+      return gpuopt_context_set_tune_cache(c, paths[in.pick(4)]);
+    }
+    case 1: {
+      int n = 0;
+      return gpuopt_context_tune_cache_entries(c, maybe(in, &n));
+    }
+    default: {
+      DescBlock<gpuopt_tune_result_t> b;
+      b.d.struct_size = struct_size(in, sizeof b.d);
+      if (b.d.struct_size > sizeof b) b.d.struct_size = sizeof b;
+      const auto op = static_cast<gpuopt_op_t>(in.small_int());
+      return gpuopt_tune(c, w.any_stream(in), op, in.pick(8) ? tune_call : nullptr, &w, in.real(),
+                         in.pick(16) ? &b.d : nullptr);
+    }
+  }
+}
+
+// The tuning cache's parser on text built from its own vocabulary and raw bytes, behind a valid
+// header or not: it never crashes, a refused file leaves no entry and gives a reason, and an
+// accepted one survives a write and a second parse unchanged, every entry found in its table.
+gpuopt_status_t tune_cache_text(World&, FuzzInput& in) {
+  static const char* const kWords[] = {
+      "gemm ",  "reduce ", "axpy ", "a=f32 ",  "c=bf16 ",    "compute=2 ", "ta=0 ",
+      "tb=1 ",  "m=2^12 ", "n=0 ",  "k=2^62 ", "batch=2^0 ", "align16=1 ", "-> ",
+      "naive ", "cublas ", "0.5",   "1e308",   "-1",         "2^",         "=",
+      "#",      "\n",      "\r\n",  " ",       "dtype=f64 ", "op=0 ",      "in=i32 "};
+  const gpuopt::TuneStamp stamp = gpuopt::tune_stamp_of(gpuopt::deviceless_h200());
+  std::string text;
+  if (in.pick(4)) text = gpuopt::format_tune_cache(stamp, {});
+  for (unsigned i = 0, n = in.pick(48); i < n; ++i) {
+    if (in.pick(4))
+      text += kWords[in.pick(sizeof kWords / sizeof kWords[0])];
+    else
+      text += static_cast<char>(in.byte());
+  }
+  std::vector<gpuopt::TuneEntry> got, again;
+  std::string why;
+  const bool ok = gpuopt::parse_tune_cache(text, stamp, &got, &why);
+  bool sound = ok || (got.empty() && !why.empty());
+  if (ok) {
+    const gpuopt::TuneTable table(got);
+    for (const gpuopt::TuneEntry& e : got) sound = sound && table.find(e.op, e.key) == e.variant;
+    sound = sound &&
+            gpuopt::parse_tune_cache(gpuopt::format_tune_cache(stamp, got), stamp, &again, &why) &&
+            again.size() == got.size();
+  }
+  if (!sound) {
+    std::fprintf(stderr, "gpuopt_fuzz: tuning cache parser broke an invariant on:\n%s\n(%s)\n",
+                 text.c_str(), why.c_str());
+    std::abort();
+  }
+  return GPUOPT_SUCCESS;
+}
+
 gpuopt_status_t axpy(World& w, FuzzInput& in) {
   gpuopt_context_t c = w.any_ctx(in);
   gpuopt_stream_t s = w.any_stream(in);
@@ -378,6 +449,8 @@ const std::vector<Call>& calls() {
       {"gpuopt_", variants},
       {"gpuopt_", names},
       {"gpuopt_", last_error_message},
+      {"gpuopt_", tune},
+      {"gpuopt_", tune_cache_text},
       {"gpuopt_axpy", axpy},
       {"gpuopt_gemm", gemm},
       {"gpuopt_reduce", reduce},

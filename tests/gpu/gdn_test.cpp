@@ -20,7 +20,7 @@ class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
  protected:
   // Whether the forced variant must refuse k's pass with GPUOPT_ERROR_UNSUPPORTED: the sm90
   // variant runs both passes with H * W a multiple of 4 only (TMA; x from cudaMalloc is 16-byte
-  // aligned); `fused` and `composed` run everything.
+  // aligned); `sm80_mma_fused` and `composed` run everything.
   // sm90_onepass_fused runs only the tf32 backward pass with C <= 256 (and H * W % 4 == 0).
   static bool refuses(const std::string& name, const GdnCase& k, bool backward) {
     if (name == "sm90_onepass_fused")
@@ -139,13 +139,14 @@ TEST_F(Gdn, SmallChannelBoundaries) {
 }
 
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
-  // The dispatch rule (gdn.hpp): `fused` on sm_80 / sm_90 (f32 backward too), except the forward
-  // and backward passes with H * W a multiple of 4 on sm_90: sm90_wgmma_fused.
+  // The dispatch rule (gdn.hpp): `sm80_mma_fused` on sm_80 / sm_90 (f32 backward too), except the
+  // forward and backward passes with H * W a multiple of 4 on sm_90: sm90_wgmma_fused.
   const std::string wgmma = available("sm90_wgmma_fused") ? "sm90_wgmma_fused" : "fused";
   const struct {
     GdnCase k;
     std::string forward;
-  } rows[] = {{gput::gdn_case(2, 64, 9, 15), "fused"}, {gput::gdn_case(2, 64, 8, 15), wgmma}};
+  } rows[] = {{gput::gdn_case(2, 64, 9, 15), "sm80_mma_fused"},
+              {gput::gdn_case(2, 64, 8, 15), wgmma}};
   for (const auto& r : rows) {
     SCOPED_TRACE(r.k.str());
     GdnData d(r.k, rng_);

@@ -5,9 +5,14 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "axpy_harness.hpp"
 #include "gpu_fixture.hpp"
@@ -23,7 +28,8 @@ struct CountingAllocator {
   int allocations = 0;
   int frees = 0;
   std::map<void*, size_t> live;
-  bool wrong_free = false;  // a free of something not live, or with another size
+  bool wrong_free = false;    // a free of something not live, or with another size
+  bool stream_given = false;  // a deallocate with a stream (gpuopt promises NULL, work done)
 
   static void* allocate(size_t bytes, void*, void* user) {
     auto* self = static_cast<CountingAllocator*>(user);
@@ -34,11 +40,12 @@ struct CountingAllocator {
     self->live[p] = bytes;
     return p;
   }
-  static void deallocate(void* p, size_t bytes, void*, void* user) {
+  static void deallocate(void* p, size_t bytes, void* stream, void* user) {
     auto* self = static_cast<CountingAllocator*>(user);
     {
       std::lock_guard<std::mutex> lock(self->mu);
       ++self->frees;
+      if (stream) self->stream_given = true;
       auto it = self->live.find(p);
       if (it == self->live.end() || it->second != bytes)
         self->wrong_free = true;
@@ -59,7 +66,92 @@ struct CountingAllocator {
     std::lock_guard<std::mutex> lock(mu);
     return allocations;
   }
+  int freed() {
+    std::lock_guard<std::mutex> lock(mu);
+    return frees;
+  }
 };
+
+// Holds a CUDA stream at a host function until open() (or 20 s, so a broken test cannot hang):
+// the work queued behind it stays pending, which makes "returned without waiting" testable.
+class StreamGate {
+ public:
+  explicit StreamGate(cudaStream_t s) {
+    EXPECT_CUDA_OK(cudaLaunchHostFunc(s, &StreamGate::wait, this));
+  }
+  ~StreamGate() { open(); }
+  void open() { open_.store(true); }
+
+ private:
+  static void wait(void* self) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    auto* g = static_cast<StreamGate*>(self);
+    while (!g->open_.load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  std::atomic<bool> open_{false};
+};
+
+cudaStream_t native(gpuopt_stream_t s) {
+  void* p = nullptr;
+  EXPECT_GPUOPT_OK(gpuopt_stream_native(s, &p));
+  return static_cast<cudaStream_t>(p);
+}
+
+// Runs call on another thread and answers its status if it returns within 10 s while `gate`
+// holds the stream; otherwise opens the gate (so it can return) and fails the test.
+gpuopt_status_t returns_while_held(StreamGate& gate, const std::function<gpuopt_status_t()>& call) {
+  auto f = std::async(std::launch::async, call);
+  if (f.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    gate.open();
+    ADD_FAILURE() << "the call waited for the held stream (a device or stream synchronization)";
+  }
+  return f.get();
+}
+
+// n floats of `value` in a new buffer of ctx.
+gpuopt_buffer_t filled_buffer(gpuopt_context_t ctx, gpuopt_stream_t s, size_t n, float value) {
+  gpuopt_buffer_t b = nullptr;
+  EXPECT_GPUOPT_OK(gpuopt_buffer_create(ctx, n * sizeof(float), GPUOPT_MEMORY_DEVICE, &b));
+  const std::vector<float> h(n, value);
+  EXPECT_GPUOPT_OK(gpuopt_buffer_copy_from_host(b, s, 0, h.data(), n * sizeof(float)));
+  EXPECT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+  return b;
+}
+
+// True when the device gives gpuopt's device buffers stream-ordered frees (memory pools).
+bool has_memory_pools() {
+  int pools = 0;
+  return cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0) == cudaSuccess &&
+         pools != 0;
+}
+
+void* device_pointer(gpuopt_buffer_t b) {
+  void* p = nullptr;
+  EXPECT_GPUOPT_OK(gpuopt_buffer_device_pointer(b, &p));
+  return p;
+}
+
+// A first op on s (y += 0 x: values unchanged), so that the stream holds its cuBLAS handle and
+// workspaces before a test holds it: taking them may allocate, which must not happen behind a
+// held stream.
+void warm_up(gpuopt_context_t ctx, gpuopt_stream_t s, gpuopt_buffer_t x, gpuopt_buffer_t y) {
+  size_t bytes = 0;
+  EXPECT_GPUOPT_OK(gpuopt_buffer_size(x, &bytes));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx, s, GPUOPT_DTYPE_F32, static_cast<std::int64_t>(bytes / 4), 0.0,
+                               device_pointer(x), 1, device_pointer(y), 1));
+  EXPECT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+}
+
+// True when every one of the n floats of b is `want`.
+bool all_equal(gpuopt_buffer_t b, gpuopt_stream_t s, size_t n, float want) {
+  std::vector<float> h(n, -1.0f);
+  EXPECT_GPUOPT_OK(gpuopt_buffer_copy_to_host(b, s, 0, h.data(), n * sizeof(float)));
+  EXPECT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+  for (float v : h)
+    if (v != want) return false;
+  return true;
+}
 
 class Memory : public gput::GpuTest {
  protected:
@@ -103,6 +195,19 @@ class Memory : public gput::GpuTest {
     float got = 0;
     ASSERT_CUDA_OK(cudaMemcpy(&got, out.data(), sizeof got, cudaMemcpyDeviceToHost));
     EXPECT_EQ(got, static_cast<float>(n));
+  }
+
+  // Once x left ctx_'s range cache: ctx_ answers an axpy of n from x into y as the driver does,
+  // which is what a context that never cached x (counted_, on a stream made here) answers.
+  void expect_driver_judges(const void* x, void* y, std::int64_t n, const char* why) {
+    gpuopt_stream_t fresh = nullptr;
+    ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &fresh));
+    const gpuopt_status_t driver_says =
+        gpuopt_axpy(counted_, fresh, GPUOPT_DTYPE_F32, n, 2.0, x, 1, y, 1);
+    EXPECT_STATUS(driver_says, gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 2.0, x, 1, y, 1))
+        << why;
+    ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(fresh));
+    ASSERT_GPUOPT_OK(gpuopt_stream_destroy(fresh));
   }
 
   // A caller's CUDA stream (cs_) wrapped on counted_ (wrapped_); both go in TearDown.
@@ -320,17 +425,145 @@ TEST_F(Memory, GpuoptBuffersAreValidatedFromTheCacheUntilDestroyed) {
       << "8 MB past a 16 KB buffer";
   sync();
   ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(bx));
-  // x is the driver's to judge now, as for a context that never cached it (counted_).
-  gpuopt_stream_t fresh = nullptr;
-  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &fresh));
-  const gpuopt_status_t driver_says =
-      gpuopt_axpy(counted_, fresh, GPUOPT_DTYPE_F32, 4096, 2.0, x, 1, y, 1);
-  EXPECT_STATUS(driver_says, gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 4096, 2.0, x, 1, y, 1))
-      << "a destroyed buffer's range left the cache";
-  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(fresh));
-  ASSERT_GPUOPT_OK(gpuopt_stream_destroy(fresh));
+  expect_driver_judges(x, y, 4096, "a destroyed buffer's range left the cache");
   sync();
   ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(by));
+}
+
+// A wrapped range is trusted like a gpuopt buffer while the wrap lives (its extent still
+// checked), and judged by the driver again once the wrap is destroyed.
+TEST_F(Memory, WrappedMemoryIsValidatedFromTheCacheUntilTheWrapIsDestroyed) {
+  constexpr std::int64_t n = 4096;
+  float *x = nullptr, *y = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x), n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&y), n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x, 0, n * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(y, 0, n * sizeof(float)));
+  gpuopt_buffer_t wx = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_buffer_wrap(ctx_, x, n / 2 * sizeof(float), &wx));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n / 2, 1.0, x, 1, y, 1));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 1.0, x, 1, y, 1))
+      << "past the wrap but inside the allocation: the driver decides, and accepts";
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, 100, 1.0, x, 1, y, 1000))
+      << "past the allocation";
+  sync();
+  ASSERT_GPUOPT_OK(gpuopt_buffer_destroy(wx));
+  ASSERT_CUDA_OK(cudaFree(x));
+  expect_driver_judges(x, y, n / 2, "a destroyed wrap's range left the cache");
+  sync();
+  ASSERT_CUDA_OK(cudaFree(y));
+}
+
+// gpuopt_buffer_destroy_async frees in the stream's order: it returns while work that still
+// reads the buffer is queued on that stream (no device synchronization), and that work reads the
+// memory intact.
+TEST_F(Memory, DestroyAsyncReturnsBeforeTheStreamsWorkRuns) {
+  if (!has_memory_pools()) GTEST_SKIP() << "no memory pools: destroy_async frees synchronously";
+  constexpr size_t n = 1 << 20;
+  gpuopt_buffer_t x = filled_buffer(ctx_, stream_, n, 1.0f);
+  gpuopt_buffer_t y = filled_buffer(ctx_, stream_, n, 0.0f);
+  warm_up(ctx_, stream_, x, y);
+  {
+    StreamGate gate(native(stream_));
+    ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 2.0, device_pointer(x), 1,
+                                 device_pointer(y), 1));
+    EXPECT_GPUOPT_OK(
+        returns_while_held(gate, [&] { return gpuopt_buffer_destroy_async(x, stream_); }));
+    EXPECT_EQ(cudaStreamQuery(native(stream_)), cudaErrorNotReady) << "the stream was still held";
+    gate.open();
+  }
+  sync();
+  EXPECT_TRUE(all_equal(y, stream_, n, 2.0f)) << "the axpy queued before the free read x intact";
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy(y));
+}
+
+// A buffer still read by a kernel on another stream: the caller orders that stream's work before
+// the free (an event), as with cudaFreeAsync; the free returns at once, and memory allocated and
+// written meanwhile never lands on the buffer while it is read.
+TEST_F(Memory, DestroyAsyncAfterAnEventOfAnotherStreamIsSafe) {
+  if (!has_memory_pools()) GTEST_SKIP() << "no memory pools: destroy_async frees synchronously";
+  constexpr size_t n = 1 << 20;
+  gpuopt_stream_t other = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(ctx_, &other));
+  gpuopt_buffer_t x = filled_buffer(ctx_, stream_, n, 1.0f);
+  gpuopt_buffer_t y = filled_buffer(ctx_, stream_, n, 0.0f);
+  gpuopt_buffer_t z = nullptr;
+  cudaEvent_t read = nullptr;
+  ASSERT_CUDA_OK(cudaEventCreateWithFlags(&read, cudaEventDisableTiming));
+  warm_up(ctx_, stream_, x, y);
+  {
+    StreamGate gate(native(stream_));
+    ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 3.0, device_pointer(x), 1,
+                                 device_pointer(y), 1));
+    ASSERT_CUDA_OK(cudaEventRecord(read, native(stream_)));
+    ASSERT_CUDA_OK(cudaStreamWaitEvent(native(other), read, 0));
+    EXPECT_GPUOPT_OK(
+        returns_while_held(gate, [&] { return gpuopt_buffer_destroy_async(x, other); }));
+    // New memory of the same size, written on a third (the legacy) stream right away.
+    EXPECT_GPUOPT_OK(gpuopt_buffer_create(ctx_, n * sizeof(float), GPUOPT_MEMORY_DEVICE, &z));
+    EXPECT_CUDA_OK(cudaMemset(device_pointer(z), 0xff, n * sizeof(float)));
+    EXPECT_EQ(cudaStreamQuery(native(stream_)), cudaErrorNotReady) << "the stream was still held";
+    gate.open();
+  }
+  sync();
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(other));
+  EXPECT_TRUE(all_equal(y, stream_, n, 3.0f)) << "x was read intact after its free was enqueued";
+  EXPECT_CUDA_OK(cudaEventDestroy(read));
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy(z));
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy(y));
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(other));
+}
+
+// With the caller's allocator the free is deferred, not waited for: deallocate runs (with a NULL
+// stream: nothing uses the block any more) once the stream's work is done, at the context's next
+// buffer call; every allocation is still seen freed exactly once (TearDown).
+TEST_F(Memory, DestroyAsyncDefersTheAllocatorsFreeUntilTheStreamIsDone) {
+  constexpr size_t n = 1 << 16;
+  gpuopt_stream_t s = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(counted_, &s));
+  gpuopt_buffer_t x = filled_buffer(counted_, s, n, 1.0f);
+  gpuopt_buffer_t y = filled_buffer(counted_, s, n, 0.0f);
+  warm_up(counted_, s, x, y);
+  const int before = counter_.freed();
+  {
+    StreamGate gate(native(s));
+    ASSERT_GPUOPT_OK(gpuopt_axpy(counted_, s, GPUOPT_DTYPE_F32, n, 1.0, device_pointer(x), 1,
+                                 device_pointer(y), 1));
+    EXPECT_GPUOPT_OK(returns_while_held(gate, [&] { return gpuopt_buffer_destroy_async(x, s); }));
+    EXPECT_EQ(counter_.freed(), before) << "not given back while the stream may still read it";
+    gate.open();
+  }
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+  EXPECT_TRUE(all_equal(y, s, n, 1.0f));
+  gpuopt_buffer_t again = nullptr;  // a buffer call reaps what is done
+  ASSERT_GPUOPT_OK(gpuopt_buffer_create(counted_, 256, GPUOPT_MEMORY_DEVICE, &again));
+  EXPECT_EQ(counter_.freed(), before + 1) << "given back at the next buffer call";
+  EXPECT_FALSE(counter_.stream_given);
+  // Still pending at context destroy: waited for there (TearDown checks the balance).
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy_async(again, s));
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy(y));
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(s));
+}
+
+// Not on a stream being captured: the free would have to become a graph node. Refused with the
+// buffer intact, and the capture goes on.
+TEST_F(Memory, DestroyAsyncIsRefusedDuringCapture) {
+  constexpr size_t n = 1024;
+  gpuopt_buffer_t x = filled_buffer(ctx_, stream_, n, 1.0f);
+  gpuopt_buffer_t y = filled_buffer(ctx_, stream_, n, 0.0f);
+  ASSERT_GPUOPT_OK(gpuopt_graph_begin(ctx_, stream_));
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 1.0, device_pointer(x), 1,
+                               device_pointer(y), 1));
+  EXPECT_STATUS(GPUOPT_ERROR_CAPTURE_ILLEGAL, gpuopt_buffer_destroy_async(x, stream_));
+  gpuopt_graph_t g = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_graph_end(stream_, &g));
+  EXPECT_GPUOPT_OK(gpuopt_graph_destroy(g));
+  size_t bytes = 0;
+  EXPECT_GPUOPT_OK(gpuopt_buffer_size(x, &bytes));
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy_async(x, stream_));
+  EXPECT_GPUOPT_OK(gpuopt_buffer_destroy_async(y, stream_));
+  sync();
 }
 
 }  // namespace

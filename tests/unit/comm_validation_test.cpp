@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "deviceless_fixture.hpp"
 #include "fake_nccl.hpp"
 #include "gpuopt.h"
 #include "runtime/deviceless.hpp"
@@ -14,13 +15,11 @@
 
 namespace {
 
-class CommValidation : public ::testing::Test {
+class CommValidation : public unit::DevicelessContext {
  protected:
   void SetUp() override {
-    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
-    gpuopt::deviceless_enable(devices, 2);
-    ASSERT_EQ(gpuopt_context_create(0, &ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    ASSERT_EQ(gpuopt_stream_create(ctx_, &stream_), GPUOPT_SUCCESS) << unit::last_message();
+    DevicelessContext::SetUp();
+    if (HasFatalFailure()) return;
     unit::FakeNccl::rank() = 1;
     unit::FakeNccl::size() = 4;
     unit::FakeNccl::calls().clear();
@@ -32,9 +31,7 @@ class CommValidation : public ::testing::Test {
   void TearDown() override {
     EXPECT_EQ(gpuopt_buffer_destroy(buf_), GPUOPT_SUCCESS);
     EXPECT_EQ(gpuopt_comm_destroy(comm_), GPUOPT_SUCCESS) << unit::last_message();
-    EXPECT_EQ(gpuopt_stream_destroy(stream_), GPUOPT_SUCCESS);
-    EXPECT_EQ(gpuopt_context_destroy(ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    gpuopt::deviceless_disable();
+    DevicelessContext::TearDown();
   }
   char* at(std::size_t bytes) { return static_cast<char*>(p_) + bytes; }
   // The call answered `want`, its message names `word`, and nothing was enqueued.
@@ -52,8 +49,6 @@ class CommValidation : public ::testing::Test {
   }
 
   gpuopt::NcclApi api_;
-  gpuopt_context_t ctx_ = nullptr;
-  gpuopt_stream_t stream_ = nullptr;
   gpuopt_comm_t comm_ = nullptr;
   gpuopt_buffer_t buf_ = nullptr;
   void* p_ = nullptr;

@@ -8,26 +8,17 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
+#include "deviceless_fixture.hpp"
 #include "gpuopt.h"
 #include "test_support.hpp"
 
 namespace {
 
-class Deviceless : public ::testing::Test {
+class Deviceless : public unit::DevicelessContext {
  protected:
-  void SetUp() override {
-    const gpuopt_device_info_t devices[] = {gpuopt::deviceless_h200(), gpuopt::deviceless_a100()};
-    gpuopt::deviceless_enable(devices, 2);
-    ASSERT_EQ(gpuopt_context_create(0, &ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    ASSERT_EQ(gpuopt_stream_create(ctx_, &stream_), GPUOPT_SUCCESS) << unit::last_message();
-  }
-  void TearDown() override {
-    EXPECT_EQ(gpuopt_stream_destroy(stream_), GPUOPT_SUCCESS) << unit::last_message();
-    EXPECT_EQ(gpuopt_context_destroy(ctx_), GPUOPT_SUCCESS) << unit::last_message();
-    gpuopt::deviceless_disable();
-  }
   void* buffer(gpuopt_context_t c, std::size_t bytes) {
     gpuopt_buffer_t b = nullptr;
     EXPECT_EQ(gpuopt_buffer_create(c, bytes, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
@@ -49,8 +40,6 @@ class Deviceless : public ::testing::Test {
     return d;
   }
 
-  gpuopt_context_t ctx_ = nullptr;
-  gpuopt_stream_t stream_ = nullptr;
   std::vector<gpuopt_buffer_t> buffers_;
 };
 
@@ -173,3 +162,77 @@ TEST_F(Deviceless, GdnEmptyPassesWithHugeExtentsDispatch) {
 }
 
 }  // namespace
+
+// gpuopt_buffer_destroy_async: the handle checks of gpuopt_buffer_destroy plus the stream's; a
+// refused call leaves the buffer alive and usable, an accepted one frees it (the context then
+// owns nothing).
+TEST_F(Deviceless, DestroyAsyncChecksBufferAndStream) {
+  EXPECT_EQ(gpuopt_buffer_destroy_async(nullptr, stream_), GPUOPT_SUCCESS) << "NULL: a no-op";
+  gpuopt_buffer_t b = nullptr;
+  ASSERT_EQ(gpuopt_buffer_create(ctx_, 4096, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, nullptr), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, reinterpret_cast<gpuopt_stream_t>(b)),
+            GPUOPT_ERROR_INVALID_HANDLE)
+      << "a buffer is no stream";
+  gpuopt_context_t other = nullptr;
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_context_create(1, &other), GPUOPT_SUCCESS);
+  ASSERT_EQ(gpuopt_stream_create(other, &s), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, s), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(unit::has_word(unit::last_message(), "stream")) << unit::last_message();
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_SUCCESS) << "still alive after a refusal";
+  EXPECT_EQ(bytes, 4096u);
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_ERROR_INVALID_HANDLE) << "the handle is gone";
+  EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+// Every kind goes through it, wrapped memory included; the context ends up owning nothing.
+TEST_F(Deviceless, DestroyAsyncReleasesEveryKind) {
+  const gpuopt_memory_kind_t kinds[] = {GPUOPT_MEMORY_DEVICE, GPUOPT_MEMORY_PINNED_HOST,
+                                        GPUOPT_MEMORY_MAPPED, GPUOPT_MEMORY_COMPRESSIBLE};
+  for (gpuopt_memory_kind_t k : kinds) {
+    gpuopt_buffer_t b = nullptr;
+    ASSERT_EQ(gpuopt_buffer_create(ctx_, 1024, k, &b), GPUOPT_SUCCESS) << unit::last_message();
+    EXPECT_EQ(gpuopt_buffer_destroy_async(b, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  }
+  void* p = buffer(ctx_, 1024);
+  gpuopt_buffer_t w = nullptr;
+  ASSERT_EQ(gpuopt_buffer_wrap(ctx_, p, 1024, &w), GPUOPT_SUCCESS) << unit::last_message();
+  EXPECT_EQ(gpuopt_buffer_destroy_async(w, stream_), GPUOPT_SUCCESS) << unit::last_message();
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpuopt_buffer_size(buffers_.front(), &bytes), GPUOPT_SUCCESS)
+      << "the wrapped memory's own buffer is untouched";
+  free_buffers();
+}
+
+// The per-thread memo of live handles (handles.cpp) never outlives a destroy, whichever thread
+// destroys: a handle checked (and remembered) here, destroyed on another thread, is refused here.
+TEST_F(Deviceless, HandleDestroyedOnAnotherThreadIsRefusedAfterBeingChecked) {
+  gpuopt_stream_t s = nullptr;
+  ASSERT_EQ(gpuopt_stream_create(ctx_, &s), GPUOPT_SUCCESS);
+  void* native = nullptr;
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // remembered as live
+  ASSERT_EQ(gpuopt_stream_native(s, &native), GPUOPT_SUCCESS);  // answered from the memo
+  std::thread([s] { EXPECT_EQ(gpuopt_stream_destroy(s), GPUOPT_SUCCESS); }).join();
+  EXPECT_EQ(gpuopt_stream_native(s, &native), GPUOPT_ERROR_INVALID_HANDLE);
+  // Handles made at a destroyed one's address are found live again, and of their own kind only.
+  for (int i = 0; i < 8; ++i) {
+    gpuopt_stream_t t = nullptr;
+    gpuopt_buffer_t b = nullptr;
+    ASSERT_EQ(gpuopt_stream_create(ctx_, &t), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(t, &native), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_stream_destroy(t), GPUOPT_SUCCESS);
+    ASSERT_EQ(gpuopt_buffer_create(ctx_, 256, GPUOPT_MEMORY_DEVICE, &b), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_stream_native(reinterpret_cast<gpuopt_stream_t>(b), &native),
+              GPUOPT_ERROR_INVALID_HANDLE)
+        << "a buffer where a stream was is no stream";
+    std::size_t bytes = 0;
+    EXPECT_EQ(gpuopt_buffer_size(b, &bytes), GPUOPT_SUCCESS);
+    EXPECT_EQ(gpuopt_buffer_destroy(b), GPUOPT_SUCCESS);
+  }
+}

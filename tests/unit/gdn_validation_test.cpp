@@ -119,7 +119,7 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
 }
 
 // f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it ranks
-// below fused for the tf32 forward pass and above everything for the backward pass.
+// below sm80_mma_fused for the tf32 forward pass and above everything for the backward pass.
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
@@ -131,7 +131,11 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   const struct {
     int cc;
     const char* want;
-  } rows[] = {{75, "composed"}, {80, "fused"}, {86, "composed"}, {89, "composed"}, {90, "fused"}};
+  } rows[] = {{75, "composed"},
+              {80, "sm80_mma_fused"},
+              {86, "composed"},
+              {89, "composed"},
+              {90, "sm80_mma_fused"}};
   for (const auto& r : rows) {
     const gpuopt::DeviceDesc dev = gpuopt::synthetic_device(r.cc, 100);
     const gpuopt::Choice c =
@@ -171,8 +175,7 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     const gpuopt::Choice cw =
         gpuopt::choose_variant(table, count, wide, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(cw.index, 0) << cw.reason;
-    EXPECT_EQ(std::string(table[cw.index].meta.name),
-              r.cc == 90 ? "sm90_wgmma_fused" : "composed")
+    EXPECT_EQ(std::string(table[cw.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : "composed")
         << "tf32 backward C = 300, cc " << r.cc;
     b.p = 4095;  // odd pixel count: the rules without sm90_wgmma_fused
     const gpuopt::Choice cto =

@@ -20,7 +20,8 @@ from ._ops import (axpy, gdn_backward, gdn_forward, gdn_workspace_size, gemm, ma
                    reduce_result_dtype, segmented_sort, segmented_sort_workspace_size, stencil,
                    sum, transpose, transpose_array)
 from ._types import (Allocator, DeviceInfo, DistDesc, GdnDesc, GemmDesc, GemmDistDesc,
-                     ReduceDesc, SegmentedSortDesc, StencilDesc, TransposeDesc, VariantInfo)
+                     ReduceDesc, SegmentedSortDesc, StencilDesc, TransposeDesc, TuneResult,
+                     VariantInfo)
 from ._comm import (Comm, CommId, Grid, allgather, allreduce, broadcast, gather, gemm_dist,
                     gemm_dist_workspace_size, group, local_shape, locate, nccl_version,
                     reduce_dist, reduce_scatter, scatter)

@@ -6,11 +6,13 @@ a Context may be shared by threads that enqueue on different streams; a Stream i
 thread at a time.
 """
 import ctypes
+import os
 
 from . import _constants as k
-from ._errors import check
+from ._errors import GpuoptError, check
 from ._lib import lib
-from ._types import ALLOCATE_FN, DEALLOCATE_FN, Allocator, DeviceInfo, VariantInfo
+from ._types import (ALLOCATE_FN, DEALLOCATE_FN, TUNE_CALL_FN, Allocator, DeviceInfo, TuneResult,
+                     VariantInfo)
 
 _vp = ctypes.c_void_p
 
@@ -184,6 +186,46 @@ class Context(_Handle):
         check(lib.gpuopt_last_variant(self._h, op, ctypes.byref(name)))
         return _s(name.value)
 
+    # tuning cache (docs/tuning.md)
+    def set_tune_cache(self, path):
+        """Attaches the tuning cache file ``path`` (read now; Context.tune writes it); None
+        detaches it and dispatch follows the built-in rules again. A stale or malformed file is
+        ignored (one log line): see tune_cache_entries()."""
+        check(lib.gpuopt_context_set_tune_cache(self._h, None if path is None else
+                                                os.fsencode(path)))
+
+    def tune_cache_entries(self):
+        """Number of problem classes in the tuning cache (0 when none is attached)."""
+        n = ctypes.c_int(0)
+        check(lib.gpuopt_context_tune_cache_entries(self._h, ctypes.byref(n)))
+        return n.value
+
+    def tune(self, op, stream, call, budget_seconds=1.0):
+        """Times every variant of ``op`` on the problem that ``call()`` runs (one gpuopt call of
+        ``op`` enqueued on ``stream``, e.g. ``lambda: gpuopt.gemm(stream, desc, A, B, C)``; it
+        runs many times and overwrites its outputs), records the fastest for the problem's class
+        and returns the TuneResult (variant, ms, timed, refused)."""
+        err = []
+
+        def trampoline(_user):
+            try:
+                call()
+                return k.GPUOPT_SUCCESS
+            except GpuoptError as e:  # the op's own status: gpuopt_tune judges it
+                return e.status
+            except BaseException as e:  # never unwind through C
+                err.append(e)
+                return k.GPUOPT_ERROR_INVALID_ARGUMENT
+
+        thunk = TUNE_CALL_FN(trampoline)
+        result = TuneResult()
+        status = lib.gpuopt_tune(self._h, stream._h, op, ctypes.cast(thunk, _vp), None,
+                                 float(budget_seconds), ctypes.byref(result))
+        if err:
+            raise err[0]
+        check(status)
+        return result
+
     def _primary_context(self):
         if self._primary is None:
             from ._cuda import PrimaryContext
@@ -292,6 +334,15 @@ class Buffer(_Handle):
         p = _vp()
         check(fn(self._h, ctypes.byref(p)))
         return p.value or 0
+
+    def close_async(self, stream):
+        """Destroys the buffer with its memory freed in ``stream``'s order, as cudaFreeAsync
+        (gpuopt_buffer_destroy_async): no synchronization; work on other streams that uses the
+        buffer must be ordered before it by the caller. ``close()`` synchronizes the device
+        instead. A no-op when already closed; on failure the buffer stays open."""
+        if self._h.value:
+            check(lib.gpuopt_buffer_destroy_async(self._h, stream._h))
+            self._h = _vp()
 
     @property
     def device_pointer(self):

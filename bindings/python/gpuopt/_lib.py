@@ -72,6 +72,7 @@ _PROTOTYPES = {
     "gpuopt_buffer_copy_from_host": (_S, [_p, _p, _size, _p, _size]),
     "gpuopt_buffer_copy_to_host": (_S, [_p, _p, _size, _p, _size]),
     "gpuopt_buffer_destroy": (_S, [_p]),
+    "gpuopt_buffer_destroy_async": (_S, [_p, _p]),
     # graphs
     "gpuopt_graph_begin": (_S, [_p, _p]),
     "gpuopt_graph_end": (_S, [_p, _pp]),
@@ -87,6 +88,11 @@ _PROTOTYPES = {
     "gpuopt_context_set_variant": (_S, [_p, _int, _str]),
     "gpuopt_context_get_variant": (_S, [_p, _int, _pstr]),
     "gpuopt_last_variant": (_S, [_p, _int, _pstr]),
+    # tuning cache
+    "gpuopt_context_set_tune_cache": (_S, [_p, _str]),
+    "gpuopt_context_tune_cache_entries": (_S, [_p, _pint]),
+    # call: a TUNE_CALL_FN thunk as void* (None: NULL)
+    "gpuopt_tune": (_S, [_p, _p, _int, _p, _p, _dbl, _ptr(t.TuneResult)]),
     # operations
     "gpuopt_axpy": (_S, [_p, _p, _int, _i64, _dbl, _p, _i64, _p, _i64]),
     "gpuopt_gemm": (_S, [_p, _p, _ptr(t.GemmDesc), _p, _p, _p]),

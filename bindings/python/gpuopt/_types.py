@@ -85,6 +85,21 @@ class VariantInfo(_Sized):
     ]
 
 
+#: gpuopt_tune_call_fn: gpuopt_status_t (*)(void* user)
+TUNE_CALL_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
+
+
+class TuneResult(_Sized):
+    """gpuopt_tune_result_t: what Context.tune measured (variant is a static C string)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("variant", ctypes.c_char_p),
+        ("ms", c_double),
+        ("timed", c_int),
+        ("refused", c_int),
+    ]
+
+
 class GemmDesc(_Sized):
     """gpuopt_gemm_desc_t: C = alpha op(A) op(B) + beta C, column-major."""
     _fields_ = [
@@ -233,6 +248,7 @@ STRUCTS = {
     "gpuopt_device_info_t": DeviceInfo,
     "gpuopt_variant_info_t": VariantInfo,
     "gpuopt_allocator_t": Allocator,
+    "gpuopt_tune_result_t": TuneResult,
     "gpuopt_gemm_desc_t": GemmDesc,
     "gpuopt_reduce_desc_t": ReduceDesc,
     "gpuopt_segmented_sort_desc_t": SegmentedSortDesc,

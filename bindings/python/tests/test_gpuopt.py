@@ -558,8 +558,43 @@ class Device(unittest.TestCase):
                 gpuopt.axpy(s, 1.0, 0, 0, n=-1, dtype="f32")
             self.assertEqual(cm.exception.status, gpuopt.GPUOPT_ERROR_INVALID_ARGUMENT)
             cap.graph.close()
-            for buf in (bx, by, bs, bm):
+            by.close_async(s)  # stream-ordered: after the matmul and copies queued on s
+            self.assertEqual(by.handle, 0)
+            by.close_async(s)  # already closed: a no-op
+            for buf in (bx, bs, bm):
                 buf.close()
+
+    def test_tune_gemm_and_dispatch_from_the_cache(self):
+        import os
+        import tempfile
+        n = 256
+        with tempfile.TemporaryDirectory() as d, gpuopt.Context(0) as ctx, \
+                ctx.create_stream() as s:
+            path = os.path.join(d, "gemm.cache")
+            ctx.set_tune_cache(path)
+            self.assertEqual(ctx.tune_cache_entries(), 0)
+            buf = ctx.create_buffer(3 * 4 * n * n)
+            p = buf.device_pointer
+            desc = gpuopt.GemmDesc(m=n, n=n, k=n, alpha=1.0, beta=0.0,
+                                   a_type=gpuopt.GPUOPT_DTYPE_F32, c_type=gpuopt.GPUOPT_DTYPE_F32,
+                                   lda=n, ldb=n, ldc=n, batch_count=1)
+            a, b, c = p, p + 4 * n * n, p + 8 * n * n
+            r = ctx.tune(gpuopt.GPUOPT_OP_GEMM, s,
+                         lambda: gpuopt.gemm(s, desc, a, b, c), budget_seconds=0.2)
+            self.assertGreaterEqual(r.timed, 2)
+            self.assertEqual(ctx.tune_cache_entries(), 1)
+            self.assertTrue(os.path.exists(path))
+            gpuopt.gemm(s, desc, a, b, c)
+            s.synchronize()
+            self.assertEqual(ctx.last_variant(gpuopt.GPUOPT_OP_GEMM), r.variant.decode())
+            # An exception in the callable stops the tuning and comes back.
+            def boom():
+                raise KeyError("boom")
+            with self.assertRaises(KeyError):
+                ctx.tune(gpuopt.GPUOPT_OP_GEMM, s, boom)
+            ctx.set_tune_cache(None)
+            self.assertEqual(ctx.tune_cache_entries(), 0)
+            buf.close()
 
 
 if __name__ == "__main__":

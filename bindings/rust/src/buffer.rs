@@ -237,6 +237,23 @@ impl<'ctx> Buffer<'ctx> {
     pub fn as_raw(&self) -> sys::gpuopt_buffer_t {
         self.raw
     }
+
+    /// Destroys the buffer with its memory freed in the order of `stream`, as `cudaFreeAsync`
+    /// does (`gpuopt_buffer_destroy_async`): nothing is synchronized, work already enqueued on
+    /// `stream` may still use the memory, and work on other streams must be ordered before it by
+    /// the caller (an event). Dropping a `Buffer` instead synchronizes the device first.
+    ///
+    /// On failure (e.g. `stream` is being captured) the buffer is handed back with the error.
+    pub fn destroy_async(self, stream: &Stream<'_>) -> std::result::Result<(), (Self, Error)> {
+        // SAFETY: the handle is live and owned; on success it is gone and must not be dropped.
+        match Error::check(unsafe { sys::gpuopt_buffer_destroy_async(self.raw, stream.as_raw()) }) {
+            Ok(()) => {
+                std::mem::forget(self);
+                Ok(())
+            }
+            Err(e) => Err((self, e)),
+        }
+    }
 }
 
 impl Drop for Buffer<'_> {

@@ -313,6 +313,125 @@ impl Context {
     }
 }
 
+/// What [`Context::tune`] measured (`gpuopt_tune_result_t`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneResult {
+    /// The fastest variant, now recorded for the problem's class.
+    pub variant: &'static str,
+    /// Its median time per call, milliseconds.
+    pub ms: f64,
+    /// Variants that ran the problem and were timed.
+    pub timed: i32,
+    /// Variants that cannot run it.
+    pub refused: i32,
+}
+
+/// The closure [`Context::tune`] runs, behind the C callback.
+struct TuneCall<'a> {
+    call: &'a mut dyn FnMut() -> Result<()>,
+    panicked: bool,
+}
+
+unsafe extern "C" fn tune_trampoline(user: *mut c_void) -> sys::gpuopt_status_t {
+    // SAFETY: user is the TuneCall that Context::tune passed, alive for the gpuopt_tune call.
+    let t = &mut *(user as *mut TuneCall);
+    if t.panicked {
+        return Status::InvalidArgument.raw();
+    }
+    // A panic must not unwind into C.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (t.call)())) {
+        Ok(Ok(())) => sys::GPUOPT_SUCCESS,
+        Ok(Err(e)) => e.status.raw(),
+        Err(_) => {
+            t.panicked = true;
+            Status::InvalidArgument.raw()
+        }
+    }
+}
+
+impl Context {
+    /// Attaches the tuning cache file `path` (read now; [`Context::tune`] writes it); `None`
+    /// detaches it (dispatch by the built-in rules again). A stale or malformed file is ignored
+    /// with one log line: [`Context::tune_cache_entries`] tells what was loaded.
+    pub fn set_tune_cache(&self, path: Option<&std::path::Path>) -> Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        let owned = match path {
+            Some(p) => Some(CString::new(p.as_os_str().as_bytes()).map_err(|_| {
+                Error::new(
+                    Status::InvalidArgument,
+                    "gpuopt::Context::set_tune_cache: path contains a NUL byte",
+                )
+            })?),
+            None => None,
+        };
+        let p = owned.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        // SAFETY: live handle; p is NULL or a NUL-terminated string alive for the call.
+        Error::check(unsafe { sys::gpuopt_context_set_tune_cache(self.raw, p) })
+    }
+
+    /// Number of problem classes in the tuning cache (0 when none is attached).
+    pub fn tune_cache_entries(&self) -> Result<i32> {
+        let mut n: c_int = 0;
+        // SAFETY: live handle, valid output.
+        Error::check(unsafe { sys::gpuopt_context_tune_cache_entries(self.raw, &mut n) })?;
+        Ok(n)
+    }
+
+    /// Times every variant of `op` on the problem `call` runs (one gpuopt call of `op` enqueued
+    /// on `stream`; it runs many times and overwrites its outputs), records the fastest for the
+    /// problem's class in the tuning cache (and its file) and returns what was measured.
+    /// A panic in `call` stops the tuning and is reported as [`Status::InvalidArgument`].
+    pub fn tune<F>(
+        &self,
+        op: Op,
+        stream: &crate::Stream<'_>,
+        mut call: F,
+        budget_seconds: f64,
+    ) -> Result<TuneResult>
+    where
+        F: FnMut() -> Result<()>,
+    {
+        let mut t = TuneCall {
+            call: &mut call,
+            panicked: false,
+        };
+        let mut r = sys::gpuopt_tune_result_t {
+            struct_size: std::mem::size_of::<sys::gpuopt_tune_result_t>(),
+            variant: ptr::null(),
+            ms: 0.0,
+            timed: 0,
+            refused: 0,
+        };
+        // SAFETY: live handles; t outlives the call, which is the only user of the pointer.
+        let st = unsafe {
+            sys::gpuopt_tune(
+                self.raw,
+                stream.as_raw(),
+                op.raw(),
+                Some(tune_trampoline),
+                &mut t as *mut TuneCall as *mut c_void,
+                budget_seconds,
+                &mut r,
+            )
+        };
+        let checked = Error::check(st);
+        if t.panicked {
+            return Err(Error::new(
+                Status::InvalidArgument,
+                "gpuopt::Context::tune: the call panicked",
+            ));
+        }
+        checked?;
+        Ok(TuneResult {
+            // SAFETY: static storage (a variant name).
+            variant: unsafe { static_str(r.variant) }.unwrap_or(""),
+            ms: r.ms,
+            timed: r.timed,
+            refused: r.refused,
+        })
+    }
+}
+
 impl Drop for Context {
     fn drop(&mut self) {
         // Every stream, buffer and graph borrows the context, so none remains: this succeeds.

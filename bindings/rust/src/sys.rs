@@ -179,6 +179,20 @@ pub struct gpuopt_variant_info_t {
     pub dtype_mask: c_uint,
 }
 
+/// `gpuopt_tune_call_fn`: one call of the tuned op; `None` is the C NULL.
+pub type gpuopt_tune_call_fn = Option<unsafe extern "C" fn(user: *mut c_void) -> gpuopt_status_t>;
+
+/// `gpuopt_tune_result_t`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct gpuopt_tune_result_t {
+    pub struct_size: usize,
+    pub variant: *const c_char,
+    pub ms: f64,
+    pub timed: c_int,
+    pub refused: c_int,
+}
+
 // ---- Operations ----
 
 /// `gpuopt_transpose_t` (the GEMM operand's op, not the transpose operation).
@@ -478,6 +492,10 @@ extern "C" {
         bytes: usize,
     ) -> gpuopt_status_t;
     pub fn gpuopt_buffer_destroy(buffer: gpuopt_buffer_t) -> gpuopt_status_t;
+    pub fn gpuopt_buffer_destroy_async(
+        buffer: gpuopt_buffer_t,
+        stream: gpuopt_stream_t,
+    ) -> gpuopt_status_t;
 
     // Graphs
     pub fn gpuopt_graph_begin(ctx: gpuopt_context_t, stream: gpuopt_stream_t) -> gpuopt_status_t;
@@ -525,6 +543,25 @@ extern "C" {
         ctx: gpuopt_context_t,
         op: gpuopt_op_t,
         name: *mut *const c_char,
+    ) -> gpuopt_status_t;
+
+    // Tuning cache
+    pub fn gpuopt_context_set_tune_cache(
+        ctx: gpuopt_context_t,
+        path: *const c_char,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_context_tune_cache_entries(
+        ctx: gpuopt_context_t,
+        entries: *mut c_int,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_tune(
+        ctx: gpuopt_context_t,
+        stream: gpuopt_stream_t,
+        op: gpuopt_op_t,
+        call: gpuopt_tune_call_fn,
+        user: *mut c_void,
+        budget_seconds: f64,
+        result: *mut gpuopt_tune_result_t,
     ) -> gpuopt_status_t;
 
     // Operations

@@ -108,6 +108,16 @@ fn structs_match_the_c_layout() {
     );
     rust_layout!(
         rust,
+        gpuopt_tune_result_t {
+            struct_size,
+            variant,
+            ms,
+            timed,
+            refused,
+        }
+    );
+    rust_layout!(
+        rust,
         gpuopt_gemm_desc_t {
             struct_size,
             trans_a,

@@ -7,9 +7,10 @@
 // U_n = gamma^T * T_n (for dx) and dgamma = sum_n T_n * (X_n^2)^T (K = all N * P pixels, split
 // into chunks whose partials are reduced in a fixed order: deterministic).
 //
-// Dispatch rule (measured, see docs/notes/gdn.md): `fused` when it can run (cc >= 8.0 with 108 KiB
-// of shared memory per block), else `composed`; except the tf32 backward pass: `composed` (faster
-// on the H200), `fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
+// Dispatch rule (measured, see docs/notes/gdn.md): `sm80_mma_fused` (named `fused` until issue 18;
+// the old name still forces it) when it can run (cc >= 8.0 with 108 KiB of shared memory per
+// block), else `composed`; except the tf32 backward pass: `composed` (faster on the H200),
+// `sm80_mma_fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
 // of 4: `sm90_wgmma_fused`; and the backward pass (both modes) on sm_90 with H * W a multiple of 4:
 // `sm90_wgmma_fused` (H100, run 10), except the tf32 backward pass with C <= 256:
 // `sm90_onepass_fused` (H100, round 13).
@@ -78,7 +79,7 @@ constexpr std::size_t kGdnFusedSmemBytes = 110592;
 constexpr std::int64_t kGdnDgammaChunk = 2048;
 
 gpuopt_status_t gdn_launch_composed(const GdnProblem& p, const ExecEnv& env);
-gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env);
+gpuopt_status_t gdn_launch_sm80_mma_fused(const GdnProblem& p, const ExecEnv& env);
 // sm90_wgmma_fused (sm_90a): the forward pass on the sm90 TMA + wgmma GEMM kernel with hooks (the
 // backward pass: gdn_backward_stages.hpp).
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
@@ -89,7 +90,7 @@ gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& 
 const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv& env);
 
-// The table, in ladder order (composed, fused, sm90_wgmma_fused, sm90_onepass_fused).
+// The table, in ladder order (composed, sm80_mma_fused, sm90_wgmma_fused, sm90_onepass_fused).
 const Variant<GdnProblem>* gdn_variants(int* count);
 
 }  // namespace gpuopt

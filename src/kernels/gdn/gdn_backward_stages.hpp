@@ -1,5 +1,5 @@
-// The backward pass's stages shared across gdn variants: those of `fused` (fused.cu, mma.sync)
-// that sm90_wgmma_fused's backward pass runs around its wgmma dx GEMM
+// The backward pass's stages shared across gdn variants: those of `sm80_mma_fused`
+// (sm80_mma_fused.cu, mma.sync) that sm90_wgmma_fused's backward pass runs around its wgmma dx GEMM
 // (sm90_wgmma_fused_bwd.cu). All use the fused backward workspace layout (gdn_fused_layout: t,
 // dbeta and dgamma partials, the transposed split gamma).
 #pragma once
@@ -25,9 +25,9 @@ gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env)
 std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
                              gpuopt_status_t* st);
 
-// The dgamma split-K GEMM on wgmma (from t in the workspace; `fused`'s mma.sync stage where the
-// driver refuses a tensor map), then the fixed-order sums of dgamma and dbeta: stage (3) of
-// sm90_wgmma_fused's backward pass and the end of sm90_onepass_fused's.
+// The dgamma split-K GEMM on wgmma (from t in the workspace; `sm80_mma_fused`'s mma.sync stage
+// where the driver refuses a tensor map), then the fixed-order sums of dgamma and dbeta: stage (3)
+// of sm90_wgmma_fused's backward pass and the end of sm90_onepass_fused's.
 gpuopt_status_t gdn_sm90_backward_dgamma(const GdnProblem& p, const ExecEnv& env);
 
 // What the backward pass of sm90_wgmma_fused needs beyond its forward pass's checks (the

@@ -95,11 +95,11 @@ __global__ void __launch_bounds__(kResThreads, 1)
   };
 
   load(0);
-  cp_async_commit();
+  sm80::cp_async_commit_group();
   float acc[4][4][4];
   zero_acc(acc);
   for (int s = 0; s < steps; ++s) {
-    cp_async_wait<0>();
+    sm80::cp_async_wait_group<0>();
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot
     // 3xTF32: the next chunk's copies after the first 8-deep k step, so the tensor pipe has work
     // while they issue (round 11: f32 0.323 -> 0.301 ms; tf32 unchanged, 0.164, kept as it was)
@@ -108,11 +108,11 @@ __global__ void __launch_bounds__(kResThreads, 1)
       mma_ktile<true, false, false, true, Split3, Round, 0, 8>(
           ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
-    cp_async_commit();
+    sm80::cp_async_commit_group();
     mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0>(
         ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
-  cp_async_wait<0>();
+  sm80::cp_async_wait_group<0>();
 
   // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
   // pairs' inputs are loaded first, then finished and stored. Whole tiles of 8-byte aligned pairs

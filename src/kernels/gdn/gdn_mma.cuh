@@ -26,7 +26,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/gemm/gemm_tile_io.cuh"
+#include "arch/sm80/cp_async.cuh"
+#include "arch/sm80/ldmatrix.cuh"
+#include "arch/sm80/mma_sync.cuh"
 
 namespace gpuopt {
 namespace gdn {
@@ -56,18 +58,6 @@ struct MmaArgs {
   int mtiles = 0, ntiles = 0;
   bool vec_a = false, vec_b = false;  // 16-byte copies allowed (ld % 4 == 0, 16-byte aligned)
 };
-
-// The cp.async wrappers of the GEMM tile I/O (with their "memory" clobbers and sm_80 guards).
-using gemm_io::cp_async_commit;
-using gemm_io::cp_async_wait;
-
-__device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4],
-                                         const unsigned (&b)[2]) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-      "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 
 // Copies 128 x 32 (r, k) tiles of one operand into smem, zero outside rvalid x kvalid. Each
 // thread owns 16 elements at a fixed stride (k-contiguous: rows r0 + 8i; r-contiguous: k rows
@@ -106,8 +96,8 @@ struct TileLoader {
         float* d = s + (KContig ? vr0 * kKPitch + vk0 : vk0 * kRPitch + vr0);
 #pragma unroll
         for (int i = 0; i < kVecCopies; ++i)
-          gemm_io::cp_async_16(d + i * (KContig ? kRStep * kKPitch : kKStep * kRPitch),
-                               src + i * step, 16);
+          sm80::cp_async_cg16_zfill(d + i * (KContig ? kRStep * kKPitch : kKStep * kRPitch),
+                                    src + i * step, 16);
         return;
       }
 #pragma unroll
@@ -117,8 +107,8 @@ struct TileLoader {
         const bool row_ok = KContig ? r < rvalid : k < kvalid;
         const int bytes = row_ok && left > 0 ? (left < 4 ? left : 4) * 4 : 0;
         const float* src = tile + (KContig ? r * ld + k : k * ld + r);
-        gemm_io::cp_async_16(s + (KContig ? r * kKPitch + k : k * kRPitch + r),
-                             bytes > 0 ? src : tile, bytes);
+        sm80::cp_async_cg16_zfill(s + (KContig ? r * kKPitch + k : k * kRPitch + r),
+                                  bytes > 0 ? src : tile, bytes);
       }
       return;
     }
@@ -129,28 +119,11 @@ struct TileLoader {
     for (int i = 0; i < kCopies; ++i) {
       const bool ok =
           KContig ? (r0 + 8 * i < rvalid && k0 < kvalid) : (r0 < rvalid && k0 + 2 * i < kvalid);
-      gemm_io::cp_async_elem<4>(d + i * (KContig ? 8 * kKPitch : 2 * kRPitch), ok ? p : tile, ok);
+      sm80::cp_async_ca_zfill<4>(d + i * (KContig ? 8 * kKPitch : 2 * kRPitch), ok ? p : tile, ok);
       p += step;
     }
   }
 };
-
-// ldmatrix of 32-bit elements: each 8 x 8 b16 matrix is 8 rows of 4 f32, thread l receives row
-// l / 4, element l % 4 -- the mma.m16n8k8 TF32 fragment layout of a k-contiguous tile, so one
-// instruction replaces 4 (A) or 2 (B) scalar shared loads. Row addresses are 16-byte aligned
-// (pitch 36 floats) and the 8 rows of a matrix hit 8 distinct 4-bank groups.
-__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const float* p) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(s));
-}
-__device__ __forceinline__ void ldmatrix_x2(unsigned (&r)[2], const float* p) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(s));
-}
 
 // hi (and, for 3xTF32, lo) TF32 parts of v. The mma reads only the 19 TF32 bits of each
 // register (the low 13 mantissa bits are ignored), so adding half a TF32 ulp (0x1000) to the bits
@@ -170,6 +143,12 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
   }
 }
 
+// Fragments of k-contiguous tiles come through ldmatrix of 32-bit elements: each 8 x 8 b16 matrix
+// is 8 rows of 4 f32, thread l receives row l / 4, element l % 4 -- the mma.m16n8k8 TF32 fragment
+// layout of a k-contiguous tile, so one instruction replaces 4 (A) or 2 (B) scalar shared loads.
+// Row addresses are 16-byte aligned (pitch 36 floats) and the 8 rows of a matrix hit 8 distinct
+// 4-bank groups.
+//
 // A fragment (16 rows from m, k from kk) of a tile: a0 (m + g, kk + t), a1 (m + g + 8, kk + t),
 // a2 (m + g, kk + t + 4), a3 (m + g + 8, kk + t + 4); squared when Square.
 template <bool KContig, bool Square>
@@ -177,7 +156,8 @@ __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, 
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[4];
-    ldmatrix_x4(r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * kKPitch + kk + (lane >> 4) * 4);
+    sm80::ldmatrix_x4(
+        r, s + (m + (lane & 7) + ((lane >> 3) & 1) * 8) * kKPitch + kk + (lane >> 4) * 4);
 #pragma unroll
     for (int q = 0; q < 4; ++q) v[q] = __uint_as_float(r[q]);
   } else {
@@ -198,7 +178,7 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
   const int g = lane >> 2, t = lane & 3;
   if (KContig) {
     unsigned r[2];
-    ldmatrix_x2(r, s + (n + (lane & 7)) * kKPitch + kk + ((lane >> 3) & 1) * 4);
+    sm80::ldmatrix_x2(r, s + (n + (lane & 7)) * kKPitch + kk + ((lane >> 3) & 1) * 4);
     v[0] = __uint_as_float(r[0]);
     v[1] = __uint_as_float(r[1]);
   } else {
@@ -241,10 +221,10 @@ __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int 
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         if (Split3) {
-          mma_tf32(acc[i][j], al, bh[j]);
-          mma_tf32(acc[i][j], ah, bl[j]);
+          sm80::mma_m16n8k8_tf32(acc[i][j], al, bh[j]);
+          sm80::mma_m16n8k8_tf32(acc[i][j], ah, bl[j]);
         }
-        mma_tf32(acc[i][j], ah, bh[j]);
+        sm80::mma_m16n8k8_tf32(acc[i][j], ah, bh[j]);
       }
     }
   }
@@ -327,19 +307,19 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < ktiles) load(s, s);
-    cp_async_commit();
+    sm80::cp_async_commit_group();
   }
   for (int kt = 0; kt < ktiles; ++kt) {
-    cp_async_wait<kStages - 2>();
+    sm80::cp_async_wait_group<kStages - 2>();
     __syncthreads();
     const int pre = kt + kStages - 1;
     if (pre < ktiles) load(pre, pre % kStages);
-    cp_async_commit();
+    sm80::cp_async_commit_group();
     const float* As = smem + (kt % kStages) * kStageFloats;
     const float* Bs = As + kTileFloats;
     mma_ktile<AK, ASq, BK, BSq, Split3>(As, Bs, wm, wn, lane, acc);
   }
-  cp_async_wait<0>();
+  sm80::cp_async_wait_group<0>();
 
   // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1: the epilogue
   // functor handles the two adjacent columns of a row together (8-byte accesses where it can).

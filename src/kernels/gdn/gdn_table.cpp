@@ -8,7 +8,7 @@ namespace {
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 
 // The fused kernels index tiles with 32-bit grid.x: refuse what does not fit (never in practice).
-const char* fused_can(const GdnProblem& p, const DeviceDesc& dev) {
+const char* sm80_mma_fused_can(const GdnProblem& p, const DeviceDesc& dev) {
   if (dev.smem_optin < kGdnFusedSmemBytes)
     return "needs 108 KiB of shared memory per block (sm_80, sm_90)";
   if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing (N or H * W may be huge)
@@ -27,12 +27,12 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
   return nullptr;
 }
 
-// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): fused wins
-// the forward pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms tf32) and the f32
-// backward pass (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward pass (0.747 vs
-// 0.804 ms).
+// Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md):
+// sm80_mma_fused wins the forward pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms
+// tf32) and the f32 backward pass (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward
+// pass (0.747 vs 0.804 ms).
 int composed_pref(const GdnProblem&, const DeviceDesc&) { return 10; }
-int fused_pref(const GdnProblem& p, const DeviceDesc&) {
+int sm80_mma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
 }
 // Forward, H200, N = 32, C = 256, 64 x 64 (run 9, eb4ff89, resident x): f32 0.283 ms vs fused
@@ -76,20 +76,20 @@ const Variant<GdnProblem> kTable[] = {
      composed_can,
      composed_pref,
      launch_nonempty<gdn_launch_composed>},
-    {{"fused",
+    {{"sm80_mma_fused",
       "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
       "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
       "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
       80, 0, false, kF32},
-     fused_can,
-     fused_pref,
-     launch_nonempty<gdn_launch_fused>},
+     sm80_mma_fused_can,
+     sm80_mma_fused_pref,
+     launch_nonempty<gdn_launch_sm80_mma_fused>},
     {{"sm90_wgmma_fused",
       "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
       "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
       "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32; backward: the dx "
       "GEMM gamma^T t (dx += 2 x u epilogue) and the split-K dgamma GEMM on it (f32: t's low TF32 "
-      "part formed in shared memory), the z/t GEMM from fused",
+      "part formed in shared memory), the z/t GEMM from sm80_mma_fused",
       0, 90, false, kF32},
      gdn_can_sm90_wgmma_fused,
      sm90_wgmma_fused_pref,

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "arch/sm90/cluster_launch.hpp"
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
 #include "kernels/gdn/gdn_sm90_mix.cuh"
@@ -42,7 +43,7 @@ gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, con
       "gdn sm90_onepass_fused: raising the shared-memory limit");
   cudaLaunchAttribute attr;
   cudaLaunchConfig_t cfg =
-      sm90::cluster_launch_config(kCluster, gdn_onepass::kThreads, kSmemBytes, env, &attr);
+      sm90::cluster_launch_config(kCluster, gdn_onepass::kThreads, kSmemBytes, env.stream, &attr);
   // Persistent: every CTA resident (the clusters walk the gamma stream in lock-step), no more
   // clusters than units of work.
   const int sms = env.device->sm_count;

@@ -38,14 +38,15 @@ __device__ __forceinline__ std::uint32_t tf32_bits(float v) {
   return (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
 }
 
-// The forward pass's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
-// kResident (C <= 256): the resident-P schedule: the x tile (128 pixels x C) stays in shared
-// memory from its TMA load to the epilogue, which reads x there instead of L2 (load() unused),
-// and each x k block is loaded once per tile (not kPRepeat times).
-// Epilogue otherwise: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores
-// (no spills; 8: 12 bytes of spills and slower, run 7); x loads and y stores with the streaming
-// (evict-first) cache hints, so the y stream does not push the x tiles later epilogues re-read
-// out of L2 (-11% tf32, -7% f32, run 8).
+// The forward pass's hooks (the Hook contract: kernels/gemm/sm90_tma_wgmma_hook.cuh). kSplit3:
+// 3xTF32 (f32 mode). kResident (C <= 256): the resident-P schedule: the x tile (128 pixels x C)
+// stays in shared memory from its TMA load to the epilogue, which reads x there instead of L2
+// (load() unused), and each x k block is loaded once per tile (not kPRepeat times). Epilogue
+// otherwise: the x loads of 4 j steps (8 pixel pairs per thread) go before their stores (a serial
+// load-use-store chain per column cost the first build 2.4x, run 6; 4 steps: no spills; 8: 12 bytes
+// of spills and slower, run 7); x loads and y stores with the streaming (evict-first) cache hints,
+// so the y stream does not push the x tiles later epilogues re-read out of L2 (-11% tf32, -7% f32,
+// run 8).
 template <bool kSplit3, bool kResident>
 struct GdnForwardHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;

@@ -33,7 +33,8 @@ namespace gdn_sm90_bwd {
 
 using gdn_sm90::kKBlock;
 
-// The dx GEMM's hooks (see IdentityHook in the kernel). kSplit3: 3xTF32 (f32 mode).
+// The dx GEMM's hooks (the Hook contract: kernels/gemm/sm90_tma_wgmma_hook.cuh). kSplit3: 3xTF32
+// (f32 mode).
 template <bool kSplit3>
 struct GdnDxHook {
   static constexpr int kPRepeat = kSplit3 ? 3 : 1;

@@ -39,7 +39,7 @@ gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env);
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env);
 // SIMT exact f32/f64 rungs (smem_tiled.cu, smem_coalesced_padded.cu, register_blocked.cu,
-// sm80_warptiled_cpasync.cu); can_implement: simt_can.cpp and sm80_warptiled_cpasync.cu.
+// warptiled_cpasync.cu); can_implement: simt_can.cpp and warptiled_cpasync.cu.
 const char* gemm_can_simt_exact(const GemmProblem& p, const DeviceDesc& dev);
 const char* gemm_can_warptiled_cpasync(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_smem_tiled(const GemmProblem& p, const ExecEnv& env);
@@ -50,7 +50,7 @@ gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEn
 const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev);
 int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env);
-// f64_tensorcore (mma.sync f64; sm80_f64_mma_cpasync.cu, sm90_f64_mma_cpasync.cu).
+// f64_tensorcore (mma.sync f64; f64_tensorcore.cu, f64_tensorcore_sm90.cu).
 const char* gemm_can_f64_tensorcore(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_f64_tensorcore(const GemmProblem& p, const ExecEnv& env);
 

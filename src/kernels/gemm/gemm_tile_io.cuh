@@ -1,7 +1,8 @@
 // Shared pieces of the SIMT gemm rungs (smem_tiled, smem_coalesced_padded, register_blocked,
 // warptiled_cpasync), in one place: the kernel arguments, batch and tile indexing, operand access
-// with transposes, predicated (zero-filling) loads, 16-byte vector loads/stores, the cp.async
-// wrappers, and the epilogue C = alpha * acc + beta * C that never reads C when beta == 0.
+// with transposes, predicated (zero-filling) loads, 16-byte vector loads/stores, and the epilogue
+// C = alpha * acc + beta * C that never reads C when beta == 0. (The cp.async wrappers are in
+// arch/sm80/cp_async.cuh.)
 //
 // Operand view. Both operands are seen as "MN x K" matrices X(mn, kk): op(A)(i, kk) and
 // op(B)(kk, j) with mn = j. X is either MN-contiguous (X(mn, kk) at X[mn + kk * ld]: A with
@@ -197,52 +198,6 @@ __device__ __forceinline__ void store_c_rows(T* C, i64 ldc, i64 m, i64 n, i64 ro
   for (int v = 0; v < W; ++v) {
     if (row0 + v < m) store_c(c + v, acc[v], alpha, beta);
   }
-}
-
-// --- cp.async (sm_80+). Callers are compiled for sm_80 and later only. ---
-
-// 16-byte global -> shared copy; bytes past src_bytes (0..16) are zero-filled and not read.
-__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, int src_bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes)
-               : "memory");
-#else
-  (void)smem;
-  (void)gmem;
-  (void)src_bytes;
-#endif
-}
-
-// One-element (4- or 8-byte) global -> shared copy through L1; zero-filled when !valid.
-template <int kBytes>
-__device__ __forceinline__ void cp_async_elem(void* smem, const void* gmem, bool valid) {
-  static_assert(kBytes == 4 || kBytes == 8, "cp.async.ca copies 4, 8 or 16 bytes");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(kBytes),
-               "r"(valid ? kBytes : 0)
-               : "memory");
-#else
-  (void)smem;
-  (void)gmem;
-  (void)valid;
-#endif
-}
-
-// Warp-uniform: every thread of the block commits, in non-divergent code.
-__device__ __forceinline__ void cp_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-// Waits until at most kPending of this thread's committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-#endif
 }
 
 }  // namespace gemm_io

@@ -47,7 +47,7 @@ struct Cfg {
   static constexpr int kStage = kTilePBytes + kTileQ;
 };
 static_assert(kPpStages * Cfg<true>::kStage + 1024 <= kSmemBytes, "ping-pong shared memory");
-// Resident-P schedule (register-P fused users whose hook sets kPResident; the GDN forward pass):
+// Resident-P schedule (register-P fused users whose hook sets kPResident):
 // the P tile's k blocks (at most kResXBlocks, i.e. K <= 256 tf32) stay in shared memory for the
 // whole tile, loaded once per tile (each serves Hook::kPRepeat Q blocks) and kept for the
 // epilogue, which reads them instead of global memory; the consumers hand each block back as
@@ -56,9 +56,9 @@ static_assert(kPpStages * Cfg<true>::kStage + 1024 <= kSmemBytes, "ping-pong sha
 constexpr int kResXBlocks = 8;
 constexpr int kResStages = 3;
 constexpr int kResSmemBytes = kResXBlocks * kTilePBytes + kResStages * kTileQBytes + 1024;
-// Q split in shared memory (register-P fused users whose hook sets kQSplitSmem; 3xTF32 of the
-// GDN dgamma GEMM): kQsStages stages of (P, Q), then two Q-sized buffers of Q's low TF32 parts,
-// formed by the consumers from each stage's Q for alternating k blocks. 144 + 64 KiB.
+// Q split in shared memory (register-P fused users whose hook sets kQSplitSmem; 3xTF32):
+// kQsStages stages of (P, Q), then two Q-sized buffers of Q's low TF32 parts, formed by the
+// consumers from each stage's Q for alternating k blocks. 144 + 64 KiB.
 constexpr int kQsStages = 3;
 constexpr int kQsSmemBytes = kQsStages * kStageBytes + 2 * kTileQBytes + 1024;
 constexpr int kProducerRegs = 40;

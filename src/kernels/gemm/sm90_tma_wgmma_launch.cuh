@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "arch/sm90/cluster_launch.hpp"
 #include "common/launch.hpp"
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
 #include "kernels/gemm/sm90_tma_wgmma_kernel.cuh"
@@ -12,56 +13,13 @@
 namespace gpuopt {
 namespace sm90 {
 
-constexpr int kMaxDevices = 64;  // the per-device caches below cover ordinals 0 .. 63
-
-// How many clusters of this kernel the device can hold at once (GPC packing can hold fewer than
-// sm_count / cluster), cached per device and cluster size (every instantiation has the same
-// shared memory and block size); 0 when unknown. Host-side query: capture-safe.
-template <int kCluster, class Kernel>
-int max_active_clusters(Kernel kernel, const cudaLaunchConfig_t& cfg) {
-  static std::atomic<int> cache[kMaxDevices];
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
-    cudaGetLastError();
-    return 0;
-  }
-  int n = cache[dev].load(std::memory_order_relaxed);
-  if (n > 0) return n;
-  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  cache[dev].store(n, std::memory_order_relaxed);
-  return n;
-}
-
-// The launch configuration of persistent warp-specialized kernels: `threads` per block, `smem`
-// bytes of dynamic shared memory, env's stream, clusters of `cluster` CTAs along x (*attr: the
-// cluster attribute the configuration points to, owned by the caller); gridDim left to set.
-inline cudaLaunchConfig_t cluster_launch_config(int cluster, int threads, int smem,
-                                                const ExecEnv& env, cudaLaunchAttribute* attr) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.blockDim = dim3(static_cast<unsigned>(threads));
-  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
-  cfg.stream = env.stream;
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = static_cast<unsigned>(cluster);
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 // hook: the register-P path's hooks (IdentityHook for the GEMM; see the kernel).
 template <class TIn, class TOut, bool kPK, bool kQK, int kCluster, bool kPRegs, bool kSwap,
           bool kPP, class Hook = IdentityHook>
 gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook& hook = Hook{}) {
-  auto* kernel =
-      gemm_sm90_tma_wgmma_kernel<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
-  constexpr int kSmem = Hook::kPResident              ? kResSmemBytes
-                        : HookQSplitSmem<Hook>::value ? kQsSmemBytes
-                                                      : kSmemBytes;
+  using K = KernelCfg<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
+  auto* kernel = gemm_sm90_tma_wgmma_kernel<K>;
+  constexpr int kSmem = K::kSmem;
   // Host-side attribute, no stream work: fine during graph capture. It stays with the kernel in
   // the device's context, so it is set once per device (this function is one per kernel).
   static std::atomic<bool> smem_raised[kMaxDevices];
@@ -77,7 +35,7 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
     if (dev >= 0) smem_raised[dev].store(true, std::memory_order_release);
   }
   cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = cluster_launch_config(kCluster, kThreads, kSmem, env, &attr);
+  cudaLaunchConfig_t cfg = cluster_launch_config(kCluster, kThreads, kSmem, env.stream, &attr);
   cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));
   // Persistent CTAs must all be resident: a cluster left waiting would start only after a whole
   // resident cluster's share of the work.

@@ -9,36 +9,21 @@
 namespace gpuopt {
 namespace {
 
-constexpr int kThreads = 512;
-
-template <class In, class Acc, class Out>
-__global__ void __launch_bounds__(kThreads)
-    interleaved_kernel(const In* in, long long n, Out* out) {
-  __shared__ Acc s[kThreads];
-  const unsigned t = threadIdx.x;
-  s[t] = red::textbook_load<Acc>(in, static_cast<long long>(blockIdx.x) * kThreads + t, n);
-  __syncthreads();
-  for (unsigned stride = kThreads / 2; stride > 0; stride >>= 1) {
-    if (t < stride) s[t] += s[t + stride];
-    __syncthreads();
-  }
-  if (t == 0) out[blockIdx.x] = static_cast<Out>(s[0]);
-}
-
-struct Interleaved {
+struct InterleavedTree {
+  static constexpr int kThreads = 512;
   static constexpr int kPerThread = 1;
-  static int threads(long long) { return kThreads; }
-  template <class In, class Acc, class Out>
-  static void launch(unsigned grid, int threads, cudaStream_t st, const In* in, long long n,
-                     Out* out) {
-    interleaved_kernel<In, Acc, Out><<<grid, threads, 0, st>>>(in, n, out);
+  template <class Acc>
+  __device__ static Acc fold(Acc* s, unsigned t) {
+    red::interleaved_steps<kThreads, 0>(s, t);
+    return s[0];
   }
 };
 
 }  // namespace
 
 gpuopt_status_t reduce_launch_interleaved(const ReduceProblem& p, const ExecEnv& env) {
-  return red::textbook_dispatch<Interleaved>(p, env, "reduce interleaved kernel launch");
+  return red::textbook_dispatch<red::SmemTreeRung<InterleavedTree>>(
+      p, env, "reduce interleaved kernel launch");
 }
 
 }  // namespace gpuopt

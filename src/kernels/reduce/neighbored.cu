@@ -9,35 +9,24 @@
 namespace gpuopt {
 namespace {
 
-constexpr int kThreads = 512;
-
-template <class In, class Acc, class Out>
-__global__ void __launch_bounds__(kThreads) neighbored_kernel(const In* in, long long n, Out* out) {
-  __shared__ Acc s[kThreads];
-  const unsigned t = threadIdx.x;
-  s[t] = red::textbook_load<Acc>(in, static_cast<long long>(blockIdx.x) * kThreads + t, n);
-  __syncthreads();
-  for (unsigned stride = 1; stride < kThreads; stride *= 2) {
-    if (t % (2 * stride) == 0) s[t] += s[t + stride];
-    __syncthreads();
-  }
-  if (t == 0) out[blockIdx.x] = static_cast<Out>(s[0]);
-}
-
-struct Neighbored {
+struct NeighboredTree {
+  static constexpr int kThreads = 512;
   static constexpr int kPerThread = 1;
-  static int threads(long long) { return kThreads; }
-  template <class In, class Acc, class Out>
-  static void launch(unsigned grid, int threads, cudaStream_t st, const In* in, long long n,
-                     Out* out) {
-    neighbored_kernel<In, Acc, Out><<<grid, threads, 0, st>>>(in, n, out);
+  template <class Acc>
+  __device__ static Acc fold(Acc* s, unsigned t) {
+    for (unsigned stride = 1; stride < kThreads; stride *= 2) {
+      if (t % (2 * stride) == 0) s[t] += s[t + stride];
+      __syncthreads();
+    }
+    return s[0];
   }
 };
 
 }  // namespace
 
 gpuopt_status_t reduce_launch_neighbored(const ReduceProblem& p, const ExecEnv& env) {
-  return red::textbook_dispatch<Neighbored>(p, env, "reduce neighbored kernel launch");
+  return red::textbook_dispatch<red::SmemTreeRung<NeighboredTree>>(
+      p, env, "reduce neighbored kernel launch");
 }
 
 }  // namespace gpuopt

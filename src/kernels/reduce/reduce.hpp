@@ -99,7 +99,7 @@ gpuopt_status_t reduce_launch_complete_unroll(const ReduceProblem& p, const Exec
 gpuopt_status_t reduce_launch_warp_shuffle_vec(const ReduceProblem& p, const ExecEnv& env);
 gpuopt_status_t reduce_launch_sm90_cluster(const ReduceProblem& p, const ExecEnv& env);
 gpuopt_status_t reduce_launch_cub(const ReduceProblem& p, const ExecEnv& env);
-// cub per op family (cub_sum.cu, cub_minmax.cu, cub_arg.cu).
+// cub per op family (cub_vendor_sum.cu, cub_vendor_minmax.cu, cub_vendor_arg.cu).
 gpuopt_status_t reduce_launch_cub_sum(const ReduceProblem& p, const ExecEnv& env);
 gpuopt_status_t reduce_launch_cub_minmax(const ReduceProblem& p, const ExecEnv& env);
 gpuopt_status_t reduce_launch_cub_arg(const ReduceProblem& p, const ExecEnv& env);

@@ -94,37 +94,40 @@ __device__ __forceinline__ V quiet_nan() {
 // both associative and commutative. f32 on sm_80+: one min.NaN / max.NaN instruction, which has
 // exactly these semantics (checked on an H200: min.NaN(-0, +0) = -0 either way round, max.NaN
 // gives +0, a NaN operand gives 0x7fffffff); faster than the compare-and-select form.
-template <class V>
-__device__ __forceinline__ V min_of(V a, V b) {
+template <bool kMax, class V>
+__device__ __forceinline__ V extremum_of(V a, V b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same<V, float>::value) {
     float r;
-    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    if constexpr (kMax)
+      asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    else
+      asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
   }
 #endif
   if constexpr (is_float<V>()) {
     using Bits = typename std::conditional<sizeof(V) == 4, unsigned, unsigned long long>::type;
     if (a != a || b != b) return quiet_nan<V>();
-    if (a == b) return bit_cast<V>(static_cast<Bits>(bit_cast<Bits>(a) | bit_cast<Bits>(b)));
+    // Equal values differ only in the sign of zero: the minimum keeps a set sign bit, the
+    // maximum a clear one.
+    if (a == b) {
+      const Bits x = bit_cast<Bits>(a), y = bit_cast<Bits>(b);
+      return bit_cast<V>(static_cast<Bits>(kMax ? (x & y) : (x | y)));
+    }
   }
-  return b < a ? b : a;
+  if constexpr (kMax)
+    return a < b ? b : a;
+  else
+    return b < a ? b : a;
+}
+template <class V>
+__device__ __forceinline__ V min_of(V a, V b) {
+  return extremum_of<false>(a, b);
 }
 template <class V>
 __device__ __forceinline__ V max_of(V a, V b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same<V, float>::value) {
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-  }
-#endif
-  if constexpr (is_float<V>()) {
-    using Bits = typename std::conditional<sizeof(V) == 4, unsigned, unsigned long long>::type;
-    if (a != a || b != b) return quiet_nan<V>();
-    if (a == b) return bit_cast<V>(static_cast<Bits>(bit_cast<Bits>(a) & bit_cast<Bits>(b)));
-  }
-  return a < b ? b : a;
+  return extremum_of<true>(a, b);
 }
 
 // Accumulator of ARGMIN/ARGMAX: a value and its index; kNoIndex marks the identity.

@@ -2,7 +2,6 @@
 #include <cstdint>
 
 #include "kernels/reduce/reduce.hpp"
-#include "runtime/error.hpp"
 
 namespace gpuopt {
 namespace {
@@ -101,21 +100,6 @@ const Variant<ReduceProblem> kTable[] = {
 };
 
 }  // namespace
-
-gpuopt_status_t reduce_launch_cub(const ReduceProblem& p, const ExecEnv& env) {
-  switch (p.op) {
-    case GPUOPT_REDUCE_SUM:
-      return reduce_launch_cub_sum(p, env);
-    case GPUOPT_REDUCE_MIN:
-    case GPUOPT_REDUCE_MAX:
-      return reduce_launch_cub_minmax(p, env);
-    case GPUOPT_REDUCE_ARGMIN:
-    case GPUOPT_REDUCE_ARGMAX:
-      return reduce_launch_cub_arg(p, env);
-  }
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "reduce cub: unexpected op %d",
-              static_cast<int>(p.op));
-}
 
 const Variant<ReduceProblem>* reduce_variants(int* count) {
   *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 
+#include "arch/sm90/cluster_launch.hpp"
 #include "common/launch.hpp"
 #include "kernels/reduce/reduce_piece.cuh"
 
@@ -95,17 +96,10 @@ gpuopt_status_t launch(const ReduceProblem& p, const ExecEnv& env) {
     GPUOPT_TRY(red::check_partials(env, a, plan.clusters_per_segment, sizeof(Acc)));
   const long long groups = a.num_segments * plan.clusters_per_segment;
   const long long clusters = std::min<long long>(groups, kMaxGridX / plan.cluster);
-  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg =
+      sm90::cluster_launch_config(plan.cluster, kThreads, 0, env.stream, &attr);
   cfg.gridDim = dim3(static_cast<unsigned>(clusters * plan.cluster));
-  cfg.blockDim = dim3(kThreads);
-  cfg.stream = env.stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = static_cast<unsigned>(plan.cluster);
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
   const cudaError_t err = cudaLaunchKernelEx(&cfg, cluster_kernel<O, T>, a, plan.cluster);
   if (err != cudaSuccess) {
     cudaGetLastError();

@@ -96,5 +96,49 @@ __device__ __forceinline__ Acc warp_sum(Acc v) {
   return v;
 }
 
+// The interleaved tree's steps from kThreads / 2 down to kStop + 1 (kStop = 0: the whole tree,
+// the sum in s[0]; kStop = 32: s[0..63] left for the last warp).
+template <int kThreads, unsigned kStop, class Acc>
+__device__ __forceinline__ void interleaved_steps(Acc* s, unsigned t) {
+  for (unsigned stride = kThreads / 2; stride > kStop; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+}
+
+// The fixed-size rungs (neighbored, interleaved, unroll8, unroll8_warp) differ only in how many
+// elements a thread adds first and in how the block folds its shared array. A Tree is a struct
+//   static constexpr int kThreads;    // block size
+//   static constexpr int kPerThread;  // 1 (textbook_load) or 8 (textbook_load8)
+//   template <class Acc> __device__ static Acc fold(Acc* s, unsigned t);  // sum in thread 0
+// and SmemTreeRung<Tree> is the rung textbook_dispatch runs.
+template <class Tree, class In, class Acc, class Out>
+__global__ void __launch_bounds__(Tree::kThreads)
+    smem_tree_kernel(const In* in, long long n, Out* out) {
+  static_assert(Tree::kPerThread == 1 || Tree::kPerThread == 8, "1 or 8 elements per thread");
+  __shared__ Acc s[Tree::kThreads];
+  const unsigned t = threadIdx.x;
+  const long long first =
+      static_cast<long long>(blockIdx.x) * Tree::kThreads * Tree::kPerThread + t;
+  if constexpr (Tree::kPerThread == 8)
+    s[t] = textbook_load8<Acc>(in, first, n, Tree::kThreads);
+  else
+    s[t] = textbook_load<Acc>(in, first, n);
+  __syncthreads();
+  const Acc v = Tree::fold(s, t);
+  if (t == 0) out[blockIdx.x] = static_cast<Out>(v);
+}
+
+template <class Tree>
+struct SmemTreeRung {
+  static constexpr int kPerThread = Tree::kPerThread;
+  static int threads(long long) { return Tree::kThreads; }
+  template <class In, class Acc, class Out>
+  static void launch(unsigned grid, int threads, cudaStream_t st, const In* in, long long n,
+                     Out* out) {
+    smem_tree_kernel<Tree, In, Acc, Out><<<grid, threads, 0, st>>>(in, n, out);
+  }
+};
+
 }  // namespace red
 }  // namespace gpuopt

@@ -127,8 +127,7 @@ gpuopt_status_t sort_launch_block_bitonic(const SegmentedSortProblem& p, const E
   const int n = static_cast<int>(sort_pow2(p.segment_size, 1024));
   sort::SortArgs a = sort::make_sort_args(p);
   const int key_bytes = static_cast<int>(sort_key_size(p.key_type));
-  a.vec = p.segment_size == n && reinterpret_cast<std::uintptr_t>(p.keys_in) % 16 == 0 &&
-          reinterpret_cast<std::uintptr_t>(p.keys_out) % 16 == 0;
+  a.vec = sort::whole_segment_vectors(p, n);
   const long long resident = static_cast<long long>(env.device->sm_count) * (2048 / (n / 8));
   const long long blocks = std::min<long long>(p.num_segments, resident * 4);
   return sort::launch_block_network(a, key_bytes, p.value_bytes, n, blocks, env.stream, env.fn);

@@ -1,4 +1,6 @@
 // The kernel arguments of a segmented-sort problem (sort_keys.cuh).
+#include <cstdint>
+
 #include "kernels/segmented_sort/sort_keys.cuh"
 
 namespace gpuopt {
@@ -17,6 +19,11 @@ SortArgs make_sort_args(const SegmentedSortProblem& p) {
   a.kind = static_cast<int>(sort_key_kind(p.key_type));
   a.descending = p.descending ? 1 : 0;
   return a;
+}
+
+bool whole_segment_vectors(const SegmentedSortProblem& p, int n) {
+  return p.segment_size == n && reinterpret_cast<std::uintptr_t>(p.keys_in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(p.keys_out) % 16 == 0;
 }
 
 }  // namespace sort

@@ -35,6 +35,10 @@ struct SortArgs {
 
 SortArgs make_sort_args(const SegmentedSortProblem& p);
 
+// Whether a network of n keys may load and store whole segments as 16-byte vectors: fixed
+// segments of exactly n keys, both key arrays 16-byte aligned.
+bool whole_segment_vectors(const SegmentedSortProblem& p, int n);
+
 // Segments (or listed segments) the kernel processes.
 __device__ __forceinline__ long long work_count(const SortArgs& a) {
   return a.bins ? static_cast<long long>(a.bins[a.bin]) : a.num_segments;

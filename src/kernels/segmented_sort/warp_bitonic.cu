@@ -106,9 +106,7 @@ gpuopt_status_t sort_launch_warp_bitonic(const SegmentedSortProblem& p, const Ex
   const int key_bytes = static_cast<int>(sort_key_size(p.key_type));
   a.tune = sort::kTuneDefault;
   const int items = sort::warp_network_items(n, a.tune);
-  a.vec = p.segment_size == n && (items * key_bytes) % 16 == 0 &&
-          reinterpret_cast<std::uintptr_t>(p.keys_in) % 16 == 0 &&
-          reinterpret_cast<std::uintptr_t>(p.keys_out) % 16 == 0;
+  a.vec = (items * key_bytes) % 16 == 0 && sort::whole_segment_vectors(p, n);
   const long long per_block = sort::warp_network_segments_per_block(n, a.tune);
   const long long cap = static_cast<long long>(env.device->sm_count) * 64;
   const long long blocks = std::min<long long>(ceil_div(p.num_segments, per_block), cap);

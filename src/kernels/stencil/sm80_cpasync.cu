@@ -9,6 +9,7 @@
 // Measured (H200, bd7f734, 2D r=8 f32 16384^2): unstaged 2797 GB/s (0.66 of copy, 4.1x
 // smem_sync); two-stage 2458 GB/s (0.58): the ring lost to the unstaged rung
 // (docs/notes/history/stencil-rounds.md).
+#include "arch/sm80/cp_async.cuh"
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tiles2d.cuh"
 
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(stencil::Shape2d<T, R>::THREADS)
   i64 x0, y0;
   stencil::tile_origin<Shape>(t, tiles_x, &x0, &y0);
   stencil::load_tile<Shape, true>(stage(0), in, g, x0, y0, 0, tid);
-  gemm_io::cp_async_commit();
+  sm80::cp_async_commit_group();
   for (int it = 0; t < tiles; ++it, t += gridDim.x) {
     const i64 next = t + gridDim.x;
     T* cur = stage(it & 1 & (stages - 1));
@@ -42,10 +43,10 @@ __global__ void __launch_bounds__(stencil::Shape2d<T, R>::THREADS)
         stencil::tile_origin<Shape>(next, tiles_x, &nx0, &ny0);
         stencil::load_tile<Shape, true>(stage((it + 1) & 1), in, g, nx0, ny0, 0, tid);
       }
-      gemm_io::cp_async_commit();
-      gemm_io::cp_async_wait<1>();
+      sm80::cp_async_commit_group();
+      sm80::cp_async_wait_group<1>();
     } else {
-      gemm_io::cp_async_wait<0>();
+      sm80::cp_async_wait_group<0>();
     }
     __syncthreads();
     stencil::tile_epilogue_2d<Shape, R>(cur, out, g, k, x0, y0);
@@ -53,12 +54,12 @@ __global__ void __launch_bounds__(stencil::Shape2d<T, R>::THREADS)
     if (stages == 1 && next < tiles) {
       stencil::tile_origin<Shape>(next, tiles_x, &nx0, &ny0);
       stencil::load_tile<Shape, true>(stage(0), in, g, nx0, ny0, 0, tid);
-      gemm_io::cp_async_commit();
+      sm80::cp_async_commit_group();
     }
     x0 = nx0;
     y0 = ny0;
   }
-  gemm_io::cp_async_wait<0>();
+  sm80::cp_async_wait_group<0>();
 }
 
 template <class T>
@@ -101,11 +102,11 @@ gpuopt_status_t stencil_launch_cpasync(const StencilProblem& p, const ExecEnv& e
                                      : launch<float>(p, env, stages);
 }
 
-gpuopt_status_t stencil_launch_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env) {
+gpuopt_status_t stencil_launch_sm80_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env) {
   return stencil_launch_cpasync(p, env, 1);
 }
 
-gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const ExecEnv& env) {
+gpuopt_status_t stencil_launch_sm80_cpasync(const StencilProblem& p, const ExecEnv& env) {
   return stencil_launch_cpasync(p, env, 2);
 }
 

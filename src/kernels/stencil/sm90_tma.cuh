@@ -14,8 +14,10 @@
 
 #include <string>
 
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
 #include "common/launch.hpp"
-#include "kernels/gemm/sm90_ptx.cuh"
 #include "kernels/stencil/stencil_tiles2d.cuh"
 #include "kernels/stencil/stencil_tma.hpp"
 

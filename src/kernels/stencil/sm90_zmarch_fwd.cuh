@@ -26,7 +26,9 @@
 
 #include <string>
 
-#include "kernels/gemm/sm90_ptx.cuh"
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
 #include "kernels/stencil/stencil_tma.hpp"
 #include "kernels/stencil/stencil_zmarch.cuh"
 

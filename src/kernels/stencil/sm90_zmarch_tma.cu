@@ -9,7 +9,9 @@
 // 2.9x zmarch_sync; 2920 GB/s on compressible buffers with a smooth field (1.07x).
 #include <cuda.h>
 
-#include "kernels/gemm/sm90_ptx.cuh"
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/smem.cuh"
+#include "arch/sm90/tma.cuh"
 #include "kernels/stencil/stencil_tma.hpp"
 #include "kernels/stencil/stencil_zmarch.cuh"
 

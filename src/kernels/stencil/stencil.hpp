@@ -76,8 +76,8 @@ std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdPa
 gpuopt_status_t stencil_launch_naive(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_smem_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_cpasync(const StencilProblem& p, const ExecEnv& env, int stages);
-gpuopt_status_t stencil_launch_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env);
-gpuopt_status_t stencil_launch_cpasync_pipelined(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm80_cpasync_unstaged(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm80_cpasync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma_ring(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env);

@@ -12,8 +12,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "arch/sm80/cp_async.cuh"
 #include "common/vector_types.cuh"
-#include "kernels/gemm/gemm_tile_io.cuh"
 #include "kernels/stencil/stencil.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 
@@ -79,7 +79,7 @@ struct TileShape {
 // The first 128-byte aligned shared address at or after p (TMA destinations; the launchers add
 // 128 bytes of slack to the dynamic shared memory).
 __device__ __forceinline__ unsigned char* align128(unsigned char* p) {
-  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  const auto a = sm80::smem_addr(p);
   return p + ((128u - (a & 127u)) & 127u);
 }
 
@@ -160,7 +160,7 @@ __device__ __forceinline__ void load_tile(T* s, const T* in, const StencilGrid& 
     if (g.in_vec_ok && row_in && gx >= 0 && gx + W <= g.nx) {
       const T* src = in + gx + gy * g.in_pitch + z * g.in_slice;
       if constexpr (kAsync) {
-        gemm_io::cp_async_16(dst, src, 16);
+        sm80::cp_async_cg16_zfill(dst, src, 16);
       } else {
         st_vec(dst, lds_vec(src));
       }
@@ -169,7 +169,7 @@ __device__ __forceinline__ void load_tile(T* s, const T* in, const StencilGrid& 
       for (int e = 0; e < W; ++e) {
         const T* src = element_at(in, g, gx + e, gy, z);
         if constexpr (kAsync) {
-          gemm_io::cp_async_elem<sizeof(T)>(dst + e, src ? src : in, src != nullptr);
+          sm80::cp_async_ca_zfill<sizeof(T)>(dst + e, src ? src : in, src != nullptr);
         } else {
           dst[e] = src ? *src : T(0);
         }

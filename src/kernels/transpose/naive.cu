@@ -23,11 +23,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY) transpose_naive_kernel(Trans
 struct Naive {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    const long long gx = ceil_div(p.rows, kBlockX);
-    const long long gy = ceil_div(p.cols, kBlockY);
-    if (gx > kMaxGridX)
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose naive: rows exceed the grid");
-    const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy < 65535 ? gy : 65535));
+    dim3 grid;
+    GPUOPT_TRY(transpose_tile_grid(p, env, kBlockX, kBlockY, "naive", &grid));
     transpose_naive_kernel<W>
         <<<grid, dim3(kBlockX, kBlockY), 0, env.stream>>>(transpose_args<W>(p));
     return check_launch(env.fn, "transpose naive kernel launch");

@@ -154,14 +154,9 @@ __global__ void __launch_bounds__(kThreads, min_blocks<W>())
 struct VecTile {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    // Grid x: the tiles along i (consecutive CTAs read neighbouring runs of the same input
-    // lines); y: along j, up to 65535, each CTA looping over further j tiles beyond that.
-    const long long tiles_i = ceil_div(p.rows, kT), tiles_j = ceil_div(p.cols, kT);
-    if (tiles_i > kMaxGridX)
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "transpose sm80_vec_tile: rows exceed the grid");
-    const dim3 grid(static_cast<unsigned>(tiles_i),
-                    static_cast<unsigned>(tiles_j < 65535 ? tiles_j : 65535));
+    dim3 grid;
+    GPUOPT_TRY(transpose_tile_grid(p, env, kT, kT, "sm80_vec_tile", &grid));
+    const long long tiles_j = ceil_div(p.cols, kT);
     const bool pairs_ok = transpose_vec_tile_pairs(p);
     transpose_sm80_vec_tile_kernel<W>
         <<<grid, kThreads, 0, env.stream>>>(transpose_args<W>(p), tiles_j, pairs_ok ? 1 : 0);

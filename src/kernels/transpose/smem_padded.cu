@@ -46,11 +46,8 @@ __global__ void __launch_bounds__(kTile* kRowsPerPass)
 struct SmemPadded {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    const long long gx = ceil_div(p.rows, kTile);
-    const long long gy = ceil_div(p.cols, kTile);
-    if (gx > kMaxGridX)
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose smem_padded: rows exceed the grid");
-    const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy < 65535 ? gy : 65535));
+    dim3 grid;
+    GPUOPT_TRY(transpose_tile_grid(p, env, kTile, kTile, "smem_padded", &grid));
     transpose_smem_padded_kernel<W>
         <<<grid, dim3(kTile, kRowsPerPass), 0, env.stream>>>(transpose_args<W>(p));
     return check_launch(env.fn, "transpose smem_padded kernel launch");

@@ -55,6 +55,19 @@ gpuopt_status_t transpose_by_size(const TransposeProblem& p, const ExecEnv& env)
   }
 }
 
+// Grid of the tiled rungs: x over the tiles along i (consecutive CTAs read neighbouring runs of
+// the same input lines), y over the tiles along j up to 65535 (the kernels loop over further j
+// tiles). Refuses, naming the rung, when the rows need more than one grid's x.
+inline gpuopt_status_t transpose_tile_grid(const TransposeProblem& p, const ExecEnv& env,
+                                           long long tile_i, long long tile_j, const char* rung,
+                                           dim3* grid) {
+  const long long gx = ceil_div(p.rows, tile_i), gy = ceil_div(p.cols, tile_j);
+  if (gx > kMaxGridX)
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "transpose %s: rows exceed the grid", rung);
+  *grid = dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy < 65535 ? gy : 65535));
+  return GPUOPT_SUCCESS;
+}
+
 // 16 bytes as V words of W.
 template <class W>
 union Pack16 {

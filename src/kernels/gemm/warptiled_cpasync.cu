@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "arch/sm80/cp_async.cuh"
 #include "common/launch.hpp"
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/gemm/gemm_tile_io.cuh"
@@ -131,7 +132,7 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP> {
     for (int e = 0; e < kIters; ++e) {
       const int bytes = k_left > e * kKStep ? mn_bytes : 0;
       const T* src = bytes ? ptr + e * kKStep * ld : safe;
-      gemm_io::cp_async_16(stage + soff + e * kKStep * LDS, src, bytes);
+      sm80::cp_async_cg16_zfill(stage + soff + e * kKStep * LDS, src, bytes);
     }
     ptr += BK * ld;
     k_left -= BK;
@@ -176,7 +177,7 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKAsync, kP> {
       const int r = e % kPerK, kh = e / kPerK;
       const bool ok = ((row_ok >> r) & 1u) && k_left > kh * kKG;
       const T* src = ok ? ptr + kh * kKG + r * rp_ld : safe;
-      gemm_io::cp_async_elem<sizeof(T)>(stage + soff + kh * kKG * LDS + r * kRP, src, ok);
+      sm80::cp_async_ca_zfill<sizeof(T)>(stage + soff + kh * kKG * LDS + r * kRP, src, ok);
     }
     ptr += BK;
     k_left -= BK;
@@ -363,12 +364,12 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
       la.store(st);
       lb.store(st + BK * LDA);
     }
-    gemm_io::cp_async_commit();
+    sm80::cp_async_commit_group();
   }
 
   int read_stage = 0, write_stage = STAGES - 1;
   for (i64 kt = 0; kt < ktiles; ++kt) {
-    gemm_io::cp_async_wait<STAGES - 2>();  // this thread's copies of tile kt have landed
+    sm80::cp_async_wait_group<STAGES - 2>();  // this thread's copies of tile kt have landed
     __syncthreads();  // everyone's have; and everyone is done with tile kt - 1's stage
     const bool more = kt + STAGES - 1 < ktiles;
     T* const wst = smem + write_stage * S::kStageElems;
@@ -376,7 +377,7 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
       la.load(wst, a.A);
       lb.load(wst + BK * LDA, a.B);
     }
-    gemm_io::cp_async_commit();
+    sm80::cp_async_commit_group();
 
     const T* As = smem + read_stage * S::kStageElems;
     const T* Bs = As + BK * LDA;
@@ -402,7 +403,7 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
     read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
   }
-  gemm_io::cp_async_wait<0>();  // only empty groups remain; leave none in flight at exit
+  sm80::cp_async_wait_group<0>();  // only empty groups remain; leave none in flight at exit
 
   T* C = a.C + z * a.stride_c;
 #pragma unroll

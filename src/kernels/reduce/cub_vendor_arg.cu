@@ -3,7 +3,7 @@
 // iterator, with gpuopt's combine (first NaN, then the extreme, ties to the lower index), into
 // the stream workspace; a small kernel then writes each pair's index relative to its segment
 // (-1 for an empty one). CUB's own ArgMin/ArgMax differ on NaN and on empty inputs.
-#include "kernels/reduce/cub_common.cuh"
+#include "kernels/reduce/cub_vendor_common.cuh"
 
 namespace gpuopt {
 namespace {

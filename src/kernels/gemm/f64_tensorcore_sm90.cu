@@ -2,9 +2,9 @@
 // sm_90a; twice the work per instruction of m8n8k4 and the shape that reaches the Hopper f64
 // tensor peak), 128x128x32 tiles, 3 cp.async stages with late refill, 192-210 KB of shared
 // memory; H200: 0.89-0.97 of cublasDgemm at n = 4096 and 8192 (docs/notes/gemm-f64.md). Kernel in
-// f64_mma_cpasync.cuh; built for every target, the MMA traps below sm_90 where it is never
+// f64_tensorcore.cuh; built for every target, the MMA traps below sm_90 where it is never
 // launched.
-#include "kernels/gemm/f64_mma_cpasync.cuh"
+#include "kernels/gemm/f64_tensorcore.cuh"
 
 namespace gpuopt {
 namespace f64mma {

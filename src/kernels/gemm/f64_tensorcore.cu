@@ -1,10 +1,10 @@
-// gemm f64_tensorcore: f64 tensor cores through mma.sync (kernel in f64_mma_cpasync.cuh). This file
+// gemm f64_tensorcore: f64 tensor cores through mma.sync (kernel in f64_tensorcore.cuh). This file
 // holds the sm_80 instantiation (mma.sync.m8n8k4.f64, 128x128x16 tiles, 3 cp.async stages, 96-114
 // KB of shared memory by transposes) and the variant's can_implement and launcher, which sends
-// cc >= 9.0 to the m16n8k16 instantiation (sm90_f64_mma_cpasync.cu).
+// cc >= 9.0 to the m16n8k16 instantiation (f64_tensorcore_sm90.cu).
 #include <climits>
 
-#include "kernels/gemm/f64_mma_cpasync.cuh"
+#include "kernels/gemm/f64_tensorcore.cuh"
 
 namespace gpuopt {
 

@@ -1,7 +1,7 @@
 // reduce cub (vendor), MIN / MAX: cub::DeviceReduce::Reduce and cub::DeviceSegmentedReduce::Reduce
 // with gpuopt's combine (NaN propagates, -0 below +0, as the own variants) instead of CUB's
 // Min/Max, whose NaN results depend on the order. bf16/f16 widen to f32 (TransformReduce).
-#include "kernels/reduce/cub_common.cuh"
+#include "kernels/reduce/cub_vendor_common.cuh"
 
 namespace gpuopt {
 namespace {

@@ -31,6 +31,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "arch/sm80/cp_async.cuh"
+#include "arch/sm80/mma_sync.cuh"
 #include "common/launch.hpp"
 #include "kernels/gemm/gemm.hpp"
 
@@ -93,28 +95,6 @@ struct Params {
 // ---------------------------------------------------------------------------------------------
 // Device helpers.
 
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-// 16-byte global -> shared copy; bytes < 16 reads only that many and zero-fills the rest.
-__device__ __forceinline__ void cp_async16(unsigned dst, const double* src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
-               "l"(__cvta_generic_to_global(src)), "r"(bytes)
-               : "memory");
-}
-// Unpredicated 16-byte copy (interior tiles); src is a global-space address.
-__device__ __forceinline__ void cp_async16_full(unsigned dst, unsigned long long src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
 __device__ __forceinline__ double2 lds128(const double* p) {
   return *reinterpret_cast<const double2*>(p);
 }
@@ -152,11 +132,7 @@ __device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[
 #pragma unroll
     for (int an = kN0; an < kN1; ++an) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-          "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-          : "+d"(acc[an][0]), "+d"(acc[an][1]), "+d"(acc[an][2]), "+d"(acc[an][3])
-          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
-            "d"(b[an][0]), "d"(b[an][1]), "d"(b[an][2]), "d"(b[an][3]));
+      sm80::mma_m16n8k16_f64(acc[an], a, b[an]);
 #elif defined(__CUDA_ARCH__)
       __trap();  // never launched below sm_90 (the launcher checks the device)
 #endif
@@ -169,9 +145,7 @@ __device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[
       for (int e = 0; e < 2; ++e) {
 #pragma unroll
         for (int an = kN0; an < kN1; ++an) {
-          asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-              : "+d"(acc[an][2 * e]), "+d"(acc[an][2 * e + 1])
-              : "d"(a[2 * s + e]), "d"(b[an][s]));
+          sm80::mma_m8n8k4_f64(acc[an][2 * e], acc[an][2 * e + 1], a[2 * s + e], b[an][s]);
         }
       }
     }
@@ -195,7 +169,7 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
   constexpr int kChunks = kRows * kBK / 2 / kT;
   static_assert((kRows * kBK / 2) % kT == 0, "chunks must divide among the threads");
   const int tid = fresh_tid();
-  const unsigned s = smem_addr(part);
+  const unsigned s = sm80::smem_addr(part);
   const long long k0 = static_cast<long long>(kt) * kBK;
   if constexpr (kKMajor) {
     constexpr int kPerLine = kBK / 2, kLineStep = kT / kPerLine;
@@ -207,7 +181,7 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
       const unsigned long long step = static_cast<unsigned long long>(kLineStep * ld) * 8;
 #pragma unroll
       for (int r = 0; r < kChunks; ++r) {
-        cp_async16_full(d + r * kLineStep * kPitch * 8, q);
+        sm80::cp_async_cg16(d + r * kLineStep * kPitch * 8, q);
         q += step;
       }
       return;
@@ -220,7 +194,8 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
 #pragma unroll
     for (int r = 0; r < kChunks; ++r) {
       const int bytes = rows_left > r * kLineStep ? kbytes : 0;
-      cp_async16(d + r * kLineStep * kPitch * 8, bytes ? p : dummy, bytes);
+      sm80::cp_async_cg16_zfill(d + r * kLineStep * kPitch * 8,
+                                __cvta_generic_to_global(bytes ? p : dummy), bytes);
       p += step;
     }
   } else {
@@ -235,7 +210,7 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
       const unsigned long long q = __cvta_generic_to_global(p);
 #pragma unroll
       for (int r = 0; r < kChunks; ++r)
-        cp_async16_full(d + r * kPerLine * 16, q + r * kPerLine * 16);
+        sm80::cp_async_cg16(d + r * kPerLine * 16, q + r * kPerLine * 16);
       return;
     }
     const long long left = mn - mn0 - 2 * c0;
@@ -244,7 +219,9 @@ __device__ __forceinline__ void load_tile(double* part, const double* g, long lo
     for (int r = 0; r < kChunks; ++r) {
       const long long l = left - 2 * kPerLine * r;
       const int bytes = line_ok ? (l >= 2 ? 16 : (l == 1 ? 8 : 0)) : 0;
-      cp_async16(d + r * kPerLine * 16, bytes ? p + 2 * kPerLine * r : dummy, bytes);
+      sm80::cp_async_cg16_zfill(d + r * kPerLine * 16,
+                                __cvta_generic_to_global(bytes ? p + 2 * kPerLine * r : dummy),
+                                bytes);
     }
   }
 }
@@ -385,9 +362,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
 #pragma unroll
       for (int s = 0; s < kS; ++s) {
         if (s < KT) load_stage(s, s);
-        cp_async_commit();
+        sm80::cp_async_commit_group();
       }
-      cp_async_wait<kS - 1>();
+      sm80::cp_async_wait_group<kS - 1>();
       __syncthreads();
 
       double af[2][8], bf[4][4];
@@ -420,7 +397,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
                   if (is_l) load_l(rst, kt - 1 + kS);
                   if (is_r) load_r(rst, kt - 1 + kS);
                 }
-                if (is_r) cp_async_commit();
+                if (is_r) sm80::cp_async_commit_group();
               }
             }
           }
@@ -432,7 +409,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
           int nks = ks + 1;
           const int done_stage = stage;
           if (ks + 1 == kSteps) {
-            cp_async_wait<kS - 2>();
+            sm80::cp_async_wait_group<kS - 2>();
             __syncthreads();
             stage = stage + 1 == kS ? 0 : stage + 1;
             nL = smem + stage * Lay::kStageDoubles;
@@ -444,7 +421,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
           mma_step<kK16, 0, 2>(acc[3], af[1], bf);
           if (!Cfg::kLate && ks + 1 == kSteps) {
             if (kt + kS < KT) load_stage(done_stage, kt + kS);
-            cp_async_commit();
+            sm80::cp_async_commit_group();
           }
           if (more) {
             fr.load(nR, nks % kSteps, 0, bf[0]);
@@ -459,7 +436,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
           sR = nR;
         }
       }
-      cp_async_wait<0>();
+      sm80::cp_async_wait_group<0>();
       __syncthreads();  // the next batch's prologue overwrites the stages
     }
 
@@ -572,7 +549,7 @@ gpuopt_status_t launch_config(const GemmProblem& p, const ExecEnv& env) {
   return run_kernel<Cfg, false, true, true, kK16>(p, env);                   // TT = (NN)^T
 }
 
-// The sm_90 instantiation (m16n8k16), in sm90_f64_mma_cpasync.cu.
+// The sm_90 instantiation (m16n8k16), in f64_tensorcore_sm90.cu.
 gpuopt_status_t launch_sm90(const GemmProblem& p, const ExecEnv& env);
 
 }  // namespace f64mma

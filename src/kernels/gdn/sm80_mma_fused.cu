@@ -1,4 +1,5 @@
-// gdn fused: the channel mixes on gpuopt's own tensor-core GEMMs with the GDN arithmetic folded
+// gdn sm80_mma_fused (named `fused` before issue 18): the channel mixes on gpuopt's own mma.sync
+// (sm_80+) tensor-core GEMMs with the GDN arithmetic folded
 // in, so no x^2 / z / u tensor is written:
 //   forward  : z = gamma * x^2 (x squared as its fragments are read), epilogue y = x * s(beta + z),
 //              on the resident-x kernel (gdn_fwd_resident.cuh: x read from DRAM once, epilogue
@@ -377,7 +378,7 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
 
 }  // namespace
 
-gpuopt_status_t gdn_launch_fused(const GdnProblem& p, const ExecEnv& env) {
+gpuopt_status_t gdn_launch_sm80_mma_fused(const GdnProblem& p, const ExecEnv& env) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
   if (resident_fits(p, env)) {
     constexpr const char* kWhat = "gdn fused forward (resident x) kernel";

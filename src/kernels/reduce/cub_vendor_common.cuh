@@ -1,7 +1,8 @@
-// Pieces shared by the cub vendor variant (cub_sum.cu, cub_minmax.cu, cub_arg.cu): the two-phase
-// call (size query, then the run in the stream workspace's CUB region: nothing is allocated, so
-// it can be captured), segment-offset iterators that clamp like the own kernels do, and functors
-// wrapping the op traits.
+// Pieces shared by the cub vendor variant (cub_vendor_sum.cu, cub_vendor_minmax.cu,
+// cub_vendor_arg.cu; the launcher is cub_vendor.cpp): the two-phase call (size query, then the
+// run in the stream workspace's CUB region: nothing is allocated, so it can be captured),
+// segment-offset iterators that clamp like the own kernels do, and functors wrapping the op
+// traits.
 #pragma once
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>

@@ -3,7 +3,7 @@
 // u32 -> u64); f32 accumulates in f32, as cub::DeviceReduce::Sum does. bf16/f16 go through
 // TransformReduce to f32. Segments: cub::DeviceSegmentedReduce::Sum / ::Reduce with clamped
 // offset iterators. Temp storage: the stream workspace's CUB region.
-#include "kernels/reduce/cub_common.cuh"
+#include "kernels/reduce/cub_vendor_common.cuh"
 
 namespace gpuopt {
 namespace {

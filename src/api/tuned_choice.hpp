@@ -1,0 +1,34 @@
+// The tuning cache's two hooks into run_dispatched (dispatch.hpp): the variant gpuopt_tune is
+// timing on this thread, and the variant the context's tuning cache records for the problem's
+// class. Both cost one load when unused (no cache attached, no gpuopt_tune running).
+#pragma once
+#include "api/tune_keys.hpp"
+#include "runtime/context.hpp"
+#include "runtime/registry.hpp"
+#include "runtime/tune_probe.hpp"
+
+namespace gpuopt {
+
+// Inside gpuopt_tune's callback on this thread (same op): notes the problem's class and returns
+// the variant being timed. Otherwise `forced`.
+template <class Problem>
+int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int forced) {
+  TuneProbe* probe = t_tune_probe;
+  if (!probe || probe->op != op) return forced;
+  probe->note(tune_key(p, dtype));
+  return probe->variant;
+}
+
+// The variant the context's tuning cache records for p's class; -1 without a cache or an entry.
+// run_dispatched runs it as if forced, and when it refuses this particular problem (a class
+// spans sizes and alignments) lets the preference rules decide instead.
+template <class Problem>
+int tuned_choice(const Context& ctx, gpuopt_op_t op, int count, const Problem& p,
+                 gpuopt_dtype_t dtype) {
+  const TuneTable* t = ctx.tune.table();
+  if (!t) return -1;
+  const int i = t->find(op, tune_key(p, dtype));
+  return i < count ? i : -1;
+}
+
+}  // namespace gpuopt

@@ -1,0 +1,41 @@
+// Warp-level tensor-core MMAs (mma.sync, sm_80 generation): D = A * B + D with register
+// fragments in the PTX ISA layouts of each shape (PTX ISA, "Matrix fragments for mma.m16n8k8",
+// "mma.m8n8k4" and "mma.m16n8k16"). The callers guard each use with the architecture it needs:
+// these wrappers do not.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace gpuopt {
+namespace sm80 {
+
+// m16n8k8, tf32 inputs (the low 13 mantissa bits of each register are ignored), f32
+// accumulators (sm_80+).
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&c)[4], const std::uint32_t (&a)[4],
+                                                 const std::uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// m8n8k4, f64 (sm_80+): c0, c1 += a * b over one 8 x 8 x 4 step.
+__device__ __forceinline__ void mma_m8n8k4_f64(double& c0, double& c1, double a, double b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+      : "+d"(c0), "+d"(c1)
+      : "d"(a), "d"(b));
+}
+
+// m16n8k16, f64 (sm_90+, the shape Hopper added to the mma.sync family; not arch-specific).
+__device__ __forceinline__ void mma_m16n8k16_f64(double (&c)[4], const double (&a)[8],
+                                                 const double (&b)[4]) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+        "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+}  // namespace sm80
+}  // namespace gpuopt

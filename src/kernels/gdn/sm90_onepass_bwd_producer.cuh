@@ -1,0 +1,109 @@
+// gdn sm90_onepass_fused: the producer (the warp-specialized skeleton's load part; design in
+// sm90_onepass_bwd_kernel.cuh): thread 0 of warpgroup 0 loads x and dy into the two slots and
+// streams gamma and gamma^T through the ring, the same fills for every tile (live or not), each
+// CTA of a cluster its share of a fill, multicast to all.
+#pragma once
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/tma.cuh"
+#include "arch/sm90/warp_specialized/ring.cuh"
+#include "arch/sm90/warp_specialized/roles.cuh"
+#include "kernels/gdn/sm90_onepass_bwd_tiles.cuh"
+
+namespace gpuopt {
+namespace gdn_onepass {
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+// The kernel's tensor maps (x, dy: [image][channel][pixel]; gamma and gamma^T).
+struct Maps {
+  const CUtensorMap* x;
+  const CUtensorMap* dy;
+  const CUtensorMap* g;
+  const CUtensorMap* gt;
+};
+
+// slot0: the two 64 KiB slots (sfull0 / sempty0: their barriers), ring_base: the ring's fills.
+template <int kCluster, class RingT>
+__device__ __forceinline__ void produce(const Maps& maps, const Params& p,
+                                        const sm90::ClusterPlace& cp, const RingT& ring,
+                                        std::uint32_t ring_base, std::uint32_t slot0,
+                                        std::uint32_t sfull0, std::uint32_t sempty0, int tiles) {
+  using namespace sm90;
+  constexpr int kShare = 128 / kCluster;  // rows of a fill this CTA loads and multicasts
+  const int rank = cp.rank, cluster = cp.cluster, clusters = cp.clusters;
+  const int kbn = p.kblocks;
+  const int fills = 4 * kbn;  // ring fills per tile
+  tma_prefetch_desc(maps.x);
+  tma_prefetch_desc(maps.dy);
+  tma_prefetch_desc(maps.g);
+  tma_prefetch_desc(maps.gt);
+  // x and dy are read once: evict them first, so the gamma fills every tile re-reads stay in L2.
+  const std::uint64_t once = l2_evict_first(), kept = l2_evict_last();
+  // Tensor `m` (x or dy) of tile i into slot s: fill number i of that slot (see above), once the
+  // slot's previous tensor is done with.
+  auto load_slot = [&](const CUtensorMap* m, int i, int s) {
+    mbar_wait(sempty0 + 8 * s, (i & 1) ^ 1u);
+    const Tile tl = tile_of<kCluster>(i, p, cluster, clusters, rank);
+    if (!tl.live) {
+      mbar_arrive(sfull0 + 8 * s);
+      return;
+    }
+    mbar_arrive_expect_tx(sfull0 + 8 * s, kbn * kXBlockBytes);
+    for (int kb = 0; kb < kbn; ++kb)
+      for (int b = 0; b < 2; ++b)
+        tma_load_3d_hint(slot0 + s * kSlotBytes + kb * kXBlockBytes + b * kBoxBytes, m,
+                         sfull0 + 8 * s, tl.px0 + 32 * b, 32 * kb, tl.n, once);
+  };
+  // x of tile i warmed in L2 a tile ahead of its TMA load (which waits for a slot).
+  auto warm_x = [&](int i) {
+    const Tile tl = tile_of<kCluster>(i, p, cluster, clusters, rank);
+    if (!tl.live) return;
+    for (int kb = 0; kb < kbn; ++kb)
+      for (int b = 0; b < 2; ++b) tma_prefetch_l2_3d(maps.x, tl.px0 + 32 * b, 32 * kb, tl.n);
+  };
+  if (tiles > 0) load_slot(maps.x, 0, 0);
+  const int early = 2 * kbn < kRing ? 2 * kbn : kRing;
+  RingPos pos;
+  for (int i = 0; i < tiles; ++i) {
+    if (i + 1 < tiles) warm_x(i + 1);
+    for (int f = 0; f < fills; ++f) {
+      const std::uint32_t full = ring.acquire(pos, kFillBytes);
+      const std::uint32_t dst = ring_base + pos.stage * kFillBytes;
+      const std::uint16_t all = static_cast<std::uint16_t>((1 << kCluster) - 1);
+      if (f < 2 * kbn) {
+        // gamma rows 128 (f % 2) + [0, 128), this CTA's share
+        const int k0 = (f >> 1) * 32, r0 = 128 * (f & 1) + rank * kShare;
+        if constexpr (kCluster > 1)
+          tma_load_3d_multicast(dst + rank * kShare * 128, maps.g, full, k0, r0, 0, all);
+        else
+          tma_load_3d_hint(dst, maps.g, full, k0, r0, 0, kept);
+      } else {
+        // gamma^T: fill row r (0..127) is row (r / 64) * 128 + 64 h + r % 64
+        const int g = f - 2 * kbn, h = g / kbn, k0 = (g - h * kbn) * 32;
+        if constexpr (kCluster > 1) {
+          const int r = rank * kShare;
+          tma_load_3d_multicast(dst + r * 128, maps.gt, full, k0,
+                                (r >> 6) * 128 + 64 * h + (r & 63), 0, all);
+        } else {
+          tma_load_3d_hint(dst, maps.gt, full, k0, 64 * h, 0, kept);
+          tma_load_3d_hint(dst + 64 * 128, maps.gt, full, k0, 128 + 64 * h, 0, kept);
+        }
+      }
+      pos.template advance<kRing>();
+      // dy(i) once GEMM 2 of tile i - 1 has read t(i - 1) from its slot (the first fills of this
+      // tile's GEMM 1 are queued); x(i + 1) once epilogue 1 of tile i has read dy(i) (the first
+      // fills of this tile's GEMM 2 are queued).
+      if (f + 1 == early) load_slot(maps.dy, i, (i + 1) & 1);
+      if (f + 1 == 2 * kbn + early && i + 1 < tiles) load_slot(maps.x, i + 1, (i + 1) & 1);
+    }
+  }
+}
+
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+}  // namespace gdn_onepass
+}  // namespace gpuopt

@@ -1,0 +1,44 @@
+// sm90_tma_wgmma: the register-P operand (wgmma RS form, tf32): which rows of an MN-major,
+// 128-byte swizzled tile a thread loads into registers, and the low TF32 parts of a Q tile for
+// 3xTF32 formed in shared memory.
+#pragma once
+#include <cstdint>
+
+namespace gpuopt {
+namespace sm90 {
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+// Register-P path (tf32, P MN-major in shared memory): which P rows a thread holds. Logical
+// wgmma rows 16 * warp + lane / 4 and that + 8 are the physical P rows prow and prow + 1 of the
+// consumer's 64 (two consecutive rows: 8-byte shared loads), chosen so that each half-warp's
+// loads hit 8 distinct 16-byte chunks of the 128-byte swizzled lines (no bank conflicts): half h
+// of warp w reads chunks {c, c + 4}, c = 2 * (w % 2) + h, of the 32-row box w / 2.
+struct RegRows {
+  int box;    // 0 or 1: the 32-row box (4 KiB, 32 K rows x 128 B) of the consumer's 64 rows
+  int chunk;  // 16-byte chunk of the unswizzled 128-byte line
+  int prow;   // physical P row (0..63) of logical row 16 * warp + lane / 4
+};
+__device__ __forceinline__ RegRows reg_rows() {
+  const int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2;
+  const int t = g & 3, h = g >> 2;
+  RegRows r;
+  r.box = warp >> 1;
+  r.chunk = 2 * (warp & 1) + h + 4 * (t >> 1);
+  r.prow = 32 * r.box + 4 * r.chunk + 2 * (t & 1);
+  return r;
+}
+
+// Low TF32 part of each of the four floats in v, for tensor cores that truncate: v - trunc(v),
+// plus half a TF32 ulp in the bits (round to nearest on the tensor cores' truncation).
+__device__ __forceinline__ uint4 tf32_low_parts(uint4 v) {
+  auto low = [](std::uint32_t u) {
+    return __float_as_uint(__uint_as_float(u) - __uint_as_float(u & 0xffffe000u)) + 0x1000u;
+  };
+  return make_uint4(low(v.x), low(v.y), low(v.z), low(v.w));
+}
+
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+}  // namespace sm90
+}  // namespace gpuopt
