@@ -7,6 +7,7 @@
 
 #include "api/dispatch.hpp"
 #include "kernels/gemm/gemm.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -15,21 +16,13 @@ namespace {
 
 constexpr const char* kFn = "gpuopt_gemm";
 
-// Fields a caller must provide: everything up to and including ldc.
-constexpr std::size_t kMinDescSize = offsetof(gpuopt_gemm_desc_t, ldc) + sizeof(int64_t);
-
+// Fields a caller must provide: everything up to and including ldc (batching defaults to one
+// product).
 gpuopt_status_t read_desc(const gpuopt_gemm_desc_t* d, gpuopt_gemm_desc_t* out) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "desc is NULL");
-  if (d->struct_size < kMinDescSize)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_gemm_desc_t) (%zu)",
-                d->struct_size, sizeof(gpuopt_gemm_desc_t));
-  gpuopt_gemm_desc_t full{};
-  full.batch_count = 1;
-  std::size_t n = d->struct_size < sizeof full ? d->struct_size : sizeof full;
-  std::memcpy(&full, d, n);
-  *out = full;
-  return GPUOPT_SUCCESS;
+  *out = gpuopt_gemm_desc_t{};
+  out->batch_count = 1;
+  return gpuopt::read_versioned(kFn, "desc", "gpuopt_gemm_desc_t", d,
+                                GPUOPT_SIZE_THROUGH(gpuopt_gemm_desc_t, ldc), out);
 }
 
 // Resolves DEFAULT and checks the type combination.

@@ -7,6 +7,7 @@
 #include "dist/summa.hpp"
 #include "runtime/error.hpp"
 #include "runtime/registry.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -17,12 +18,9 @@ constexpr const char* kFn = "gpuopt_gemm_dist";
 
 gpuopt_status_t read_desc(const char* fn, const gpuopt_gemm_dist_desc_t* d,
                           gpuopt_gemm_dist_desc_t* out) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "desc is NULL");
-  if (d->struct_size < sizeof(gpuopt_gemm_dist_desc_t))
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_gemm_dist_desc_t) (%zu)",
-                d->struct_size, sizeof(gpuopt_gemm_dist_desc_t));
-  std::memcpy(out, d, sizeof *out);
+  *out = gpuopt_gemm_dist_desc_t{};
+  GPUOPT_TRY(gpuopt::read_versioned(fn, "desc", "gpuopt_gemm_dist_desc_t", d,
+                                    sizeof(gpuopt_gemm_dist_desc_t), out));
   if (d->m < 0 || d->n < 0 || d->k < 0)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "desc->m, n, k are %" PRId64 ", %" PRId64 ", %" PRId64 "; expected >= 0", d->m,

@@ -7,6 +7,7 @@
 
 #include "api/dispatch.hpp"
 #include "kernels/reduce/reduce.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -17,21 +18,11 @@ constexpr const char* kFn = "gpuopt_reduce";
 
 // Fields a caller must provide: everything up to and including offsets (mode defaults to
 // DETERMINISTIC).
-constexpr std::size_t kMinDescSize =
-    offsetof(gpuopt_reduce_desc_t, offsets) + sizeof(const int64_t*);
-
 gpuopt_status_t read_desc(const gpuopt_reduce_desc_t* d, gpuopt_reduce_desc_t* out) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "desc is NULL");
-  if (d->struct_size < kMinDescSize)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_reduce_desc_t) (%zu)",
-                d->struct_size, sizeof(gpuopt_reduce_desc_t));
-  gpuopt_reduce_desc_t full{};
-  full.mode = GPUOPT_REDUCE_DETERMINISTIC;
-  const std::size_t n = d->struct_size < sizeof full ? d->struct_size : sizeof full;
-  std::memcpy(&full, d, n);
-  *out = full;
-  return GPUOPT_SUCCESS;
+  *out = gpuopt_reduce_desc_t{};
+  out->mode = GPUOPT_REDUCE_DETERMINISTIC;
+  return gpuopt::read_versioned(kFn, "desc", "gpuopt_reduce_desc_t", d,
+                                GPUOPT_SIZE_THROUGH(gpuopt_reduce_desc_t, offsets), out);
 }
 
 gpuopt_status_t check_fields(const gpuopt_reduce_desc_t& d) {

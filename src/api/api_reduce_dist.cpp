@@ -6,6 +6,7 @@
 #include "kernels/dist/rank_order_sum.hpp"
 #include "runtime/error.hpp"
 #include "runtime/registry.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -30,10 +31,10 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce_dist(gpuopt_comm_t comm, gpu
                                                          const void* in, void* out) {
   return guarded(kFn, [&] {
     GPUOPT_TRY(gpuopt::check_comm_stream(kFn, comm, stream));
-    if (!desc) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "desc is NULL");
     gpuopt_reduce_desc_t d{};
     d.mode = GPUOPT_REDUCE_DETERMINISTIC;
-    std::memcpy(&d, desc, desc->struct_size < sizeof d ? desc->struct_size : sizeof d);
+    GPUOPT_TRY(gpuopt::read_versioned(kFn, "desc", "gpuopt_reduce_desc_t", desc,
+                                      GPUOPT_SIZE_THROUGH(gpuopt_reduce_desc_t, offsets), &d));
     gpuopt::NcclRedOp nop = 0;
     const std::int64_t segs = d.offsets || d.num_segments > 1 ? d.num_segments : 1;
     // The local reduction enqueues work of this rank only: a failure here leaves no peer waiting

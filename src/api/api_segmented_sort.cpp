@@ -8,6 +8,7 @@
 
 #include "api/dispatch.hpp"
 #include "kernels/segmented_sort/segmented_sort.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -17,17 +18,14 @@ namespace {
 constexpr const char* kFn = "gpuopt_segmented_sort";
 constexpr const char* kWsFn = "gpuopt_segmented_sort_workspace_size";
 
-constexpr std::size_t kMinDescSize =
-    offsetof(gpuopt_segmented_sort_desc_t, offsets) + sizeof(const int64_t*);
-
 // Validates the descriptor's fields (no pointers) and fills the problem's sizes.
-gpuopt_status_t read_desc(const char* fn, const gpuopt_segmented_sort_desc_t* d,
+gpuopt_status_t read_desc(const char* fn, const gpuopt_segmented_sort_desc_t* desc,
                           gpuopt::SegmentedSortProblem* p) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "desc is NULL");
-  if (d->struct_size < kMinDescSize)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_segmented_sort_desc_t) (%zu)",
-                d->struct_size, sizeof(gpuopt_segmented_sort_desc_t));
+  gpuopt_segmented_sort_desc_t full{};  // every field through offsets is needed
+  GPUOPT_TRY(gpuopt::read_versioned(fn, "desc", "gpuopt_segmented_sort_desc_t", desc,
+                                    GPUOPT_SIZE_THROUGH(gpuopt_segmented_sort_desc_t, offsets),
+                                    &full));
+  const gpuopt_segmented_sort_desc_t* d = &full;
   const char* tn = gpuopt_dtype_name(d->key_type);
   if (!tn)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "desc->key_type (%d) is not a gpuopt_dtype_t",

@@ -8,6 +8,7 @@
 
 #include "api/dispatch.hpp"
 #include "kernels/stencil/stencil.hpp"
+#include "runtime/versioned_struct.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;
@@ -17,14 +18,10 @@ namespace {
 constexpr const char* kFn = "gpuopt_stencil";
 
 gpuopt_status_t read_desc(const gpuopt_stencil_desc_t* d, gpuopt_stencil_desc_t* out) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "desc is NULL");
   // Every field is needed (coeffs is the last one).
-  if (d->struct_size < sizeof(gpuopt_stencil_desc_t))
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_stencil_desc_t) (%zu)",
-                d->struct_size, sizeof(gpuopt_stencil_desc_t));
-  std::memcpy(out, d, sizeof *out);
-  return GPUOPT_SUCCESS;
+  *out = gpuopt_stencil_desc_t{};
+  return gpuopt::read_versioned(kFn, "desc", "gpuopt_stencil_desc_t", d,
+                                sizeof(gpuopt_stencil_desc_t), out);
 }
 
 // The row pitch (and for 3D the slice pitch) of the `which` grid ("in" or "out") against nx, ny.

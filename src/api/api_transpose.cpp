@@ -4,7 +4,7 @@
 #include <string>
 
 #include "api/dispatch.hpp"
-#include "kernels/transpose/transpose.hpp"
+#include "api/transpose_desc.hpp"
 
 using gpuopt::fail;
 using gpuopt::guarded;

@@ -1,5 +1,6 @@
 // The one path from a validated entry point to a kernel: choose the variant (forced or auto),
-// log the decision, launch it on the caller's stream and remember what ran.
+// log the decision, launch it on the caller's stream with the plan its check made (if any) and
+// remember what ran.
 #pragma once
 #include <string>
 
@@ -20,9 +21,11 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
   const int forced = probe_forced(op, p, dtype, ctx.forced[op].load(std::memory_order_relaxed));
   const int tuned = forced < 0 ? tuned_choice(ctx, op, count, p, dtype) : -1;
   const bool trace = log_enabled(LogLevel::debug);
-  Choice c = choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace);
+  PlanStorage plan;  // filled by a planning variant's check, read by its launcher; no allocation
+  Choice c =
+      choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace, &plan);
   if (c.index < 0 && tuned >= 0)  // the recorded variant refuses this problem: the rules decide
-    c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace);
+    c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace, &plan);
   if (c.index < 0) {
     log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
         c.reason.c_str());
@@ -37,7 +40,9 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
         trace ? "; candidates: " : "", trace ? c.trace.c_str() : "");
   if (!deviceless_active()) {
     GPUOPT_TRY(stream_ready(fn, s));
-    GPUOPT_TRY(table[c.index].launch(p, exec_env(fn, s)));
+    ExecEnv env = exec_env(fn, s);
+    if (c.planned) env.plan = &plan;
+    GPUOPT_TRY(table[c.index].launch(p, env));
   }
   ctx.last[op].store(c.index, std::memory_order_relaxed);
   return GPUOPT_SUCCESS;

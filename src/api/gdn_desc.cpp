@@ -3,26 +3,17 @@
 
 #include <cinttypes>
 #include <cstddef>
-#include <cstring>
 
 #include "runtime/error.hpp"
+#include "runtime/versioned_struct.hpp"
 
 namespace gpuopt {
-namespace {
-
-// Every field of the first version of the descriptor is needed.
-constexpr std::size_t kMinDescSize = sizeof(gpuopt_gdn_desc_t);
-
-}  // namespace
 
 gpuopt_status_t gdn_read_desc(const char* fn, const gpuopt_gdn_desc_t* desc, GdnShape* out) {
-  if (!desc) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "desc is NULL");
-  if (desc->struct_size < kMinDescSize)
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "desc->struct_size is %zu; set it to sizeof(gpuopt_gdn_desc_t) (%zu)",
-                desc->struct_size, sizeof(gpuopt_gdn_desc_t));
+  // Every field of the first version of the descriptor is needed.
   gpuopt_gdn_desc_t& d = out->d;
-  std::memcpy(&d, desc, sizeof d);
+  d = gpuopt_gdn_desc_t{};
+  GPUOPT_TRY(read_versioned(fn, "desc", "gpuopt_gdn_desc_t", desc, sizeof(gpuopt_gdn_desc_t), &d));
   struct Field {
     const char* name;
     std::int64_t value, min;

@@ -2,9 +2,9 @@
 
 #include <cinttypes>
 #include <cstddef>
-#include <cstring>
 
 #include "runtime/error.hpp"
+#include "runtime/versioned_struct.hpp"
 
 namespace gpuopt {
 
@@ -26,12 +26,8 @@ BlockCyclicIndex block_cyclic_locate(std::int64_t i, std::int64_t nb, int procs)
 
 gpuopt_status_t check_dist_desc(const char* fn, const char* arg, const gpuopt_dist_desc_t* d,
                                 gpuopt_dist_desc_t* out) {
-  if (!d) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", arg);
-  if (d->struct_size < sizeof(gpuopt_dist_desc_t))
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "%s->struct_size is %zu; set it to sizeof(gpuopt_dist_desc_t) (%zu)", arg,
-                d->struct_size, sizeof(gpuopt_dist_desc_t));
-  std::memcpy(out, d, sizeof *out);
+  *out = gpuopt_dist_desc_t{};  // every field is needed
+  GPUOPT_TRY(read_versioned(fn, arg, "gpuopt_dist_desc_t", d, sizeof(gpuopt_dist_desc_t), out));
   if (!gpuopt_dtype_name(d->dtype))
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s->dtype is %d; not a gpuopt_dtype_t", arg,
                 static_cast<int>(d->dtype));

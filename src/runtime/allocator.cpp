@@ -5,24 +5,23 @@
 #include <cstdint>
 
 #include "runtime/error.hpp"
+#include "runtime/versioned_struct.hpp"
 
 namespace gpuopt {
 
 gpuopt_status_t allocator_from(const char* fn, const gpuopt_allocator_t* in, Allocator* out) {
   *out = Allocator{};
   if (!in) return GPUOPT_SUCCESS;
-  if (in->struct_size < sizeof(gpuopt_allocator_t))
-    return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
-                "allocator->struct_size is %zu; set it to sizeof(gpuopt_allocator_t) (%zu)",
-                in->struct_size, sizeof(gpuopt_allocator_t));
-  if (!in->allocate || !in->deallocate)
+  gpuopt_allocator_t a{};
+  GPUOPT_TRY(read_versioned(fn, "allocator", "gpuopt_allocator_t", in, sizeof a, &a));
+  if (!a.allocate || !a.deallocate)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "allocator->%s is NULL; set both allocate and deallocate (or pass allocator = "
                 "NULL for gpuopt's own allocation)",
-                in->allocate ? "deallocate" : "allocate");
-  out->allocate = in->allocate;
-  out->deallocate = in->deallocate;
-  out->user = in->user;
+                a.allocate ? "deallocate" : "allocate");
+  out->allocate = a.allocate;
+  out->deallocate = a.deallocate;
+  out->user = a.user;
   return GPUOPT_SUCCESS;
 }
 

@@ -21,6 +21,15 @@ constexpr int kOpCount = 7;
 // zeros in part of it leaves that part zero when its kernels end.
 constexpr std::size_t kOpWorkspaceBytes = std::size_t{6} << 20;
 
+// Per-call storage for a variant's launch plan (Variant::plan): the dispatcher keeps one on its
+// stack, the variant's plan step fills it while deciding whether it can run the problem, and the
+// launcher reads it through ExecEnv::plan, so work both need (the sm90 GEMM's TMA descriptors) is
+// done once per call without allocating. A variant casts it to its own plan type and
+// static_asserts that the type fits (size and alignment: CUtensorMap is 128-byte aligned).
+struct alignas(128) PlanStorage {
+  unsigned char bytes[512];
+};
+
 // What a launcher gets besides the problem: where to enqueue and with what.
 struct ExecEnv {
   cudaStream_t stream = nullptr;
@@ -35,6 +44,9 @@ struct ExecEnv {
   const char* fn = "";        // public entry point, for error messages
   void* workspace = nullptr;  // the stream's op workspace (kOpWorkspaceBytes, see above)
   std::size_t workspace_bytes = 0;
+  // The plan the variant's plan step made for this problem in this call, or nullptr (a variant
+  // without one, or a caller that launched without dispatching): the launcher then plans itself.
+  const PlanStorage* plan = nullptr;
 };
 
 // Static description of a variant, as listed through the C API.
@@ -72,12 +84,17 @@ std::string arch_reason(const VariantMeta& meta, const DeviceDesc& dev);
 
 // One entry of an op's table. can_implement returns nullptr when it can, else the reason;
 // preference ranks the entries that can (higher wins), given the problem and device.
+//
+// A variant whose check does work its launch needs again sets plan instead of can_implement:
+// plan answers as can_implement does and, when it accepts, leaves the launch plan in *storage;
+// the dispatcher hands that storage to launch as ExecEnv::plan.
 template <class Problem>
 struct Variant {
   VariantMeta meta;
   const char* (*can_implement)(const Problem&, const DeviceDesc&);
   int (*preference)(const Problem&, const DeviceDesc&);
   gpuopt_status_t (*launch)(const Problem&, const ExecEnv&);
+  const char* (*plan)(const Problem&, const DeviceDesc&, PlanStorage* storage) = nullptr;
 };
 
 // Type-erased view of an op's table, for listing and forcing by name.
@@ -88,7 +105,8 @@ struct OpTable {
   const VariantMeta& (*meta)(int index);
 };
 
-// The table of op, or nullptr for unknown ops.
+// The table of op, or nullptr for unknown ops. Defined by the list of ops (src/ops/ops_list.cpp),
+// not by the runtime: the runtime knows no op.
 const OpTable* op_table(gpuopt_op_t op);
 
 // Index of the variant called name in op's table, or -1.
@@ -98,8 +116,9 @@ int find_variant(const OpTable& table, const char* name);
 struct Choice {
   int index = -1;  // -1: none can run it
   gpuopt_status_t status = GPUOPT_SUCCESS;
-  std::string reason;  // why not, when index == -1
-  std::string trace;   // candidates and verdicts, for GPUOPT_LOG=debug
+  std::string reason;    // why not, when index == -1
+  std::string trace;     // candidates and verdicts, for GPUOPT_LOG=debug
+  bool planned = false;  // the plan storage passed to choose_variant holds the chosen one's plan
 };
 
 // True when the variant's code runs on the device (arch_reason gives the reason when not).
@@ -111,14 +130,27 @@ constexpr bool arch_ok(const VariantMeta& meta, const DeviceDesc& dev) {
 // when a message needs it (the per-call path builds no strings).
 inline constexpr char kArchRefusal[] = "arch";
 
+// Why v cannot implement the problem (nullptr: it can): can_implement, or plan into *storage
+// (into a scratch one when storage is nullptr).
+template <class Problem>
+const char* implement_refusal(const Variant<Problem>& v, const Problem& p, const DeviceDesc& dev,
+                              PlanStorage* storage) {
+  if (v.plan) {
+    if (storage) return v.plan(p, dev, storage);
+    PlanStorage scratch;
+    return v.plan(p, dev, &scratch);
+  }
+  return v.can_implement ? v.can_implement(p, dev) : nullptr;
+}
+
 // Why v cannot run the problem (nullptr: it can): dtype, architecture (kArchRefusal), then
-// can_implement.
+// implement_refusal.
 template <class Problem>
 const char* refusal(const Variant<Problem>& v, const Problem& p, gpuopt_dtype_t dtype,
-                    const DeviceDesc& dev) {
+                    const DeviceDesc& dev, PlanStorage* storage = nullptr) {
   if (!(v.meta.dtype_mask & dtype_bit(dtype))) return "dtype not supported";
   if (!arch_ok(v.meta, dev)) return kArchRefusal;
-  return v.can_implement ? v.can_implement(p, dev) : nullptr;
+  return implement_refusal(v, p, dev, storage);
 }
 
 inline std::string refusal_text(const VariantMeta& meta, const DeviceDesc& dev, const char* why) {
@@ -130,12 +162,16 @@ inline std::string refusal_text(const VariantMeta& meta, const DeviceDesc& dev, 
 // problem (ties: the later table entry, i.e. the higher rung).
 //
 // Per call (no trace, not forced) preferences are ranked first and can_implement runs only down
-// that ranking until one accepts: a costly can_implement (the sm90 GEMM encodes two TMA
+// that ranking until one accepts: a costly check (the sm90 GEMM's plan encodes two TMA
 // descriptors) is skipped when a preferred variant takes the problem, and no string is built.
 // With a trace, or when nothing accepts, every entry is examined as the rule states.
+//
+// plan (may be nullptr): where planning variants leave their plan; c.planned says whether it
+// holds the chosen variant's plan on return.
 template <class Problem>
 Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p,
-                      gpuopt_dtype_t dtype, const DeviceDesc& dev, int forced, bool want_trace) {
+                      gpuopt_dtype_t dtype, const DeviceDesc& dev, int forced, bool want_trace,
+                      PlanStorage* plan = nullptr) {
   Choice c;
   constexpr int kMaxRanked = 64;
   if (!want_trace && forced < 0 && count <= kMaxRanked) {
@@ -153,18 +189,22 @@ Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p
     }
     for (int k = 0; k < n; ++k) {
       const Variant<Problem>& v = table[order[k]];
-      if (!v.can_implement || !v.can_implement(p, dev)) {
+      if (!implement_refusal(v, p, dev, plan)) {
         c.index = order[k];
+        c.planned = v.plan && plan;
         return c;
       }
     }
   }
   int best_pref = 0;
+  int last_planned = -1;  // the entry whose plan step last wrote *plan
   std::string first_reason;
   for (int i = 0; i < count; ++i) {
     if (forced >= 0 && i != forced) continue;
     const Variant<Problem>& v = table[i];
-    const char* why = refusal(v, p, dtype, dev);
+    const char* why = refusal(v, p, dtype, dev, plan);
+    if (v.plan && plan && (v.meta.dtype_mask & dtype_bit(dtype)) && arch_ok(v.meta, dev))
+      last_planned = i;
     int pref = why ? 0 : (v.preference ? v.preference(p, dev) : 0);
     if (want_trace) {
       c.trace += c.trace.empty() ? "" : ", ";
@@ -187,6 +227,10 @@ Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p
     c.reason = forced >= 0
                    ? "forced variant " + first_reason
                    : "no variant can run this problem (first refusal: " + first_reason + ")";
+  } else if (table[c.index].plan && plan) {
+    // The storage holds the winner's plan unless a later planning entry wrote it last (several
+    // entries plan and all were examined): then plan the winner again.
+    c.planned = last_planned == c.index || !table[c.index].plan(p, dev, plan);
   }
   return c;
 }

@@ -91,11 +91,6 @@ gpuopt_status_t stream_ready_for_capture(const char* fn, Stream& s) {
               thread_capture_depth() > 0 ? TakeMode::enqueue_no_alloc : TakeMode::before_capture);
 }
 
-gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what) {
-  return fail(st == CUBLAS_STATUS_ALLOC_FAILED ? GPUOPT_ERROR_OUT_OF_MEMORY : GPUOPT_ERROR_CUBLAS,
-              fn, "%s: %s (%s)", what, cublasGetStatusName(st), cublasGetStatusString(st));
-}
-
 gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stream, bool owned,
                             Stream** out) {
   auto s = std::make_unique<Stream>();

@@ -2,7 +2,6 @@
 // of stream resources (cuBLAS handle and workspaces) taken from its context's pool. Creating or
 // wrapping a stream allocates nothing (stream_resources.hpp).
 #pragma once
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -57,8 +56,5 @@ gpuopt_status_t stream_open(const char* fn, Context& ctx, cudaStream_t cuda_stre
 // Gives the stream's resources back to its context's pool (after the work already enqueued) and
 // destroys an owned CUDA stream (not a borrowed one).
 void stream_close(Stream* s);
-// The status of a failed cuBLAS call (OUT_OF_MEMORY for allocation failures, else CUBLAS), with
-// "what: name (description)" as the message of fn.
-gpuopt_status_t blas_fail(cublasStatus_t st, const char* fn, const char* what);
 
 }  // namespace gpuopt

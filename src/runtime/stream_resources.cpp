@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "runtime/blas_error.hpp"
 #include "runtime/error.hpp"
 #include "runtime/free_gate.hpp"
 #include "runtime/registry.hpp"

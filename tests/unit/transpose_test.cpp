@@ -2,13 +2,12 @@
 // extents), the overlap check, the entry point's answers without a device, and dispatch
 // decisions for synthetic devices through the real variant table (fake pointer values: dispatch
 // only looks at them).
-#include "kernels/transpose/transpose.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 
+#include "api/transpose_desc.hpp"
 #include "runtime/device.hpp"
 #include "runtime/registry.hpp"
 #include "test_support.hpp"

@@ -3,8 +3,7 @@
 #include <cublas_v2.h>
 
 #include "kernels/axpy/axpy.hpp"
-#include "runtime/error.hpp"
-#include "runtime/stream.hpp"
+#include "runtime/blas_error.hpp"
 
 namespace gpuopt {
 

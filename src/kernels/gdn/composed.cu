@@ -11,7 +11,7 @@
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_math.cuh"
-#include "runtime/stream.hpp"
+#include "runtime/blas_error.hpp"
 
 namespace gpuopt {
 namespace {

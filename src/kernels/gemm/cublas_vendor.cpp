@@ -6,7 +6,7 @@
 
 #include "kernels/gemm/cublas_types.hpp"
 #include "kernels/gemm/gemm.hpp"
-#include "runtime/error.hpp"
+#include "runtime/blas_error.hpp"
 
 namespace gpuopt {
 
@@ -27,10 +27,7 @@ gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env) {
                                        p.lda, p.stride_a, p.B, ab, p.ldb, p.stride_b, beta, p.C, c,
                                        p.ldc, p.stride_c, p.batch, compute, CUBLAS_GEMM_DEFAULT);
   }
-  if (st != CUBLAS_STATUS_SUCCESS)
-    return fail(st == CUBLAS_STATUS_NOT_SUPPORTED ? GPUOPT_ERROR_UNSUPPORTED : GPUOPT_ERROR_CUBLAS,
-                env.fn, "cublas gemm: %s (%s)", cublasGetStatusName(st), cublasGetStatusString(st));
-  return GPUOPT_SUCCESS;
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS : blas_fail(st, env.fn, "cublas gemm");
 }
 
 }  // namespace gpuopt

@@ -46,8 +46,10 @@ gpuopt_status_t gemm_launch_smem_tiled(const GemmProblem& p, const ExecEnv& env)
 gpuopt_status_t gemm_launch_smem_coalesced_padded(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_register_blocked(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEnv& env);
-// sm90_tma_wgmma (sm_90a; bf16/f16/tf32): its can_implement, preference and launcher.
-const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev);
+// sm90_tma_wgmma (sm_90a; bf16/f16/tf32): its plan step (the check; the TMA descriptors the
+// launcher then finds in ExecEnv::plan), preference and launcher.
+const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,
+                                     PlanStorage* storage);
 int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env);
 // f64_tensorcore (mma.sync f64; f64_tensorcore.cu, f64_tensorcore_sm90.cu).

@@ -86,9 +86,10 @@ const Variant<GemmProblem> kTable[] = {
       "wgmma m64n256, persistent grouped tile order",
       90, 90, false,
       dtype_bit(GPUOPT_DTYPE_BF16) | dtype_bit(GPUOPT_DTYPE_F16) | dtype_bit(GPUOPT_DTYPE_F32)},
-     gemm_can_sm90_tma_wgmma,
+     nullptr,  // checked by its plan step, gemm_plan_sm90_tma_wgmma
      gemm_pref_sm90_tma_wgmma,
-     gemm_launch_sm90_tma_wgmma},
+     gemm_launch_sm90_tma_wgmma,
+     gemm_plan_sm90_tma_wgmma},
     {{"cublas", "cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 (vendor)", 0, 0, true, kAllTypes},
      nullptr,
      vendor_pref,

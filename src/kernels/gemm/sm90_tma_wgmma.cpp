@@ -4,6 +4,8 @@
 
 #include <climits>
 #include <cstdint>
+#include <new>
+#include <type_traits>
 
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
@@ -159,52 +161,17 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
 
 }  // namespace sm90
 
-namespace sm90 {
-namespace {
+static_assert(sizeof(sm90::Plan) <= sizeof(PlanStorage) &&
+                  alignof(sm90::Plan) <= alignof(PlanStorage) &&
+                  std::is_trivially_destructible<sm90::Plan>::value,
+              "the sm90 GEMM plan must fit the dispatcher's per-call plan storage");
 
-// The plan can_implement made, handed to the launch of the same call: dispatch
-// (run_dispatched) calls can_implement and then launch for one problem on one thread, so the
-// launch finds its plan here instead of encoding both TMA descriptors again (two
-// cuTensorMapEncodeTiled calls per GEMM). Keyed by every input make_plan reads; a launch whose
-// problem differs in any of them (a forced variant, a test calling launch alone) makes its own.
-struct PlanMemo {
-  bool valid = false;
-  GemmProblem p;
-  int sm_count = 0;
-  std::size_t smem_optin = 0;
-  int schedule = -1;
-  Plan plan;
-};
-
-thread_local PlanMemo memo;
-
-bool same_problem(const GemmProblem& a, const GemmProblem& b) {
-  return a.trans_a == b.trans_a && a.trans_b == b.trans_b && a.m == b.m && a.n == b.n &&
-         a.k == b.k && a.alpha == b.alpha && a.beta == b.beta && a.a_type == b.a_type &&
-         a.c_type == b.c_type && a.compute == b.compute && a.A == b.A && a.B == b.B && a.C == b.C &&
-         a.lda == b.lda && a.ldb == b.ldb && a.ldc == b.ldc && a.batch == b.batch &&
-         a.stride_a == b.stride_a && a.stride_b == b.stride_b && a.stride_c == b.stride_c;
-}
-
-bool memo_matches(const GemmProblem& p, const DeviceDesc& dev) {
-  return memo.valid && memo.sm_count == dev.sm_count && memo.smem_optin == dev.smem_optin &&
-         memo.schedule == schedule_override && same_problem(memo.p, p);
-}
-
-}  // namespace
-}  // namespace sm90
-
-const char* gemm_can_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev) {
-  sm90::PlanMemo& m = sm90::memo;
-  m.valid = false;
-  const char* why = sm90::make_plan(p, dev, &m.plan);
-  if (why) return why;
-  m.p = p;
-  m.sm_count = dev.sm_count;
-  m.smem_optin = dev.smem_optin;
-  m.schedule = sm90::schedule_override;
-  m.valid = true;
-  return nullptr;
+// The check is the plan: building it is what finds every limit (types, alignment, shared memory,
+// the driver's tensor-map encoder accepting the operands). Dispatch keeps the plan for the launch
+// of the same call (ExecEnv::plan), so both TMA descriptors are encoded once per GEMM.
+const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,
+                                     PlanStorage* storage) {
+  return sm90::make_plan(p, dev, ::new (storage->bytes) sm90::Plan);
 }
 
 // Above cublas (100) only where this rung measured faster in the bench on the H200: single
@@ -220,16 +187,16 @@ int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
 }
 
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env) {
+  // Planned by dispatch for this call; a launch without a plan (not dispatched) makes its own.
   sm90::Plan fresh;
-  const sm90::Plan* found = nullptr;
-  if (sm90::memo_matches(p, *env.device)) {
-    found = &sm90::memo.plan;
-  } else if (const char* why = sm90::make_plan(p, *env.device, &fresh)) {
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gemm sm90_tma_wgmma: %s", why);
-  } else {
-    found = &fresh;
+  const sm90::Plan* planned =
+      env.plan ? std::launder(reinterpret_cast<const sm90::Plan*>(env.plan->bytes)) : nullptr;
+  if (!planned) {
+    if (const char* why = sm90::make_plan(p, *env.device, &fresh))
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gemm sm90_tma_wgmma: %s", why);
+    planned = &fresh;
   }
-  const sm90::Plan& plan = *found;
+  const sm90::Plan& plan = *planned;
   switch (p.a_type) {
     case GPUOPT_DTYPE_BF16:
       return sm90::launch_bf16(plan, p, env);

@@ -1,5 +1,5 @@
-// Out-of-place transpose (B = A^T, column-major): the problem, its host-side validation and the
-// variant table.
+// Out-of-place transpose (B = A^T, column-major): the problem and the variant table (the entry
+// point's validation: api/transpose_desc.hpp).
 //
 // A is rows x cols with leading dimension lda: the kernels see it as `cols` input lines of `rows`
 // contiguous elements; B is cols x rows: `rows` output lines of `cols` contiguous elements. Every
@@ -35,19 +35,6 @@ struct TransposeProblem {
 
 // Bytes per element of a transpose dtype (f32 4, f64 8, bf16 2), 0 for any other.
 std::size_t transpose_elem_size(gpuopt_dtype_t t);
-
-// Validates *desc (struct_size, dtype, sizes, leading dimensions, extents that fit the address
-// space) and fills *out (pointers left NULL). fn names the entry point in the messages.
-gpuopt_status_t transpose_read_desc(const char* fn, const gpuopt_transpose_desc_t* desc,
-                                    TransposeProblem* out);
-
-// Bytes from A (resp. B) to one past the last element of the problem: ((cols - 1) * lda + rows)
-// and ((rows - 1) * ldb + cols) elements; 0 for an empty problem. Valid after transpose_read_desc.
-std::size_t transpose_a_span(const TransposeProblem& p);
-std::size_t transpose_b_span(const TransposeProblem& p);
-
-// INVALID_ARGUMENT naming A and B when [A, A + a_span) and [B, B + b_span) intersect.
-gpuopt_status_t transpose_check_overlap(const char* fn, const TransposeProblem& p);
 
 // True when A, B and both pitches are multiples of 16 bytes (16-byte vector and TMA access).
 bool transpose_aligned16(const TransposeProblem& p);
