@@ -13,6 +13,7 @@
 #include "kernels/gemm/cublas_types.hpp"
 #include "kernels/gemm/cublaslt_plan.hpp"
 #include "kernels/gemm/gemm.hpp"
+#include "runtime/blas_error.hpp"
 #include "runtime/error.hpp"
 
 namespace gpuopt {
@@ -99,14 +100,6 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
   return CUBLAS_STATUS_SUCCESS;
 }
 
-gpuopt_status_t lt_fail(cublasStatus_t st, const char* fn, const char* what) {
-  gpuopt_status_t status = GPUOPT_ERROR_CUBLAS;
-  if (st == CUBLAS_STATUS_NOT_SUPPORTED) status = GPUOPT_ERROR_UNSUPPORTED;
-  if (st == CUBLAS_STATUS_ALLOC_FAILED) status = GPUOPT_ERROR_OUT_OF_MEMORY;
-  return fail(status, fn, "cublaslt gemm: %s: %s (%s)", what, cublasGetStatusName(st),
-              cublasGetStatusString(st));
-}
-
 }  // namespace
 
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
@@ -124,7 +117,7 @@ gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
     auto made = std::make_shared<LtPlan>();
     const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, made.get());
     if (st != CUBLAS_STATUS_SUCCESS)
-      return lt_fail(st, env.fn, "planning (descriptors, heuristic)");
+      return blas_fail(st, env.fn, "cublaslt gemm: planning (descriptors, heuristic)");
     plan = cache.insert(key, std::move(made));
   }
   if (!plan->has_algo)
@@ -136,8 +129,8 @@ gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
   const cublasStatus_t st = cublasLtMatmul(
       lt, plan->op, s.alpha(), p.A, plan->a, p.B, plan->b, s.beta(), p.C, plan->c, p.C, plan->c,
       &plan->algo, env.blas_workspace, env.blas_workspace_bytes, env.stream);
-  if (st != CUBLAS_STATUS_SUCCESS) return lt_fail(st, env.fn, "cublasLtMatmul");
-  return GPUOPT_SUCCESS;
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS
+                                     : blas_fail(st, env.fn, "cublaslt gemm: cublasLtMatmul");
 }
 
 }  // namespace gpuopt
