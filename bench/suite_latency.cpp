@@ -3,7 +3,10 @@
 // larger of the host cost per call and the kernel time), gpuopt and its vendor counterpart
 // alternating sample by sample so that clock drift hits both alike. Operands are plain
 // cudaMalloc memory, as a framework passes them. Inputs make every result exact in f32, so each
-// row is checked against its closed form.
+// row is checked against its closed form. gpuopt runs twice per problem: with the context's
+// default pointer checks ("gpuopt": every call asks the driver about each operand) and with
+// GPUOPT_POINTER_CHECKS_CACHED ("gpuopt cached checks": what a framework integration whose
+// allocator keeps memory mapped would set), each with its own bar against the vendor.
 #include "suite_latency.hpp"
 
 #include <cublas_v2.h>
@@ -94,7 +97,23 @@ struct Side {
   std::function<void()> reset;  // fresh inputs
   std::function<void()> issue;  // one call
   std::function<bool(int calls)> check;
+  std::function<void()> enter = [] {};  // before its calls: the context's pointer-check mode
 };
+
+constexpr const char* kCachedVariant = "gpuopt cached checks";
+
+void set_checks(const BenchEnv& env, gpuopt_pointer_checks_t mode) {
+  GPUOPT_CHECK(gpuopt_context_set_pointer_checks(env.ctx, mode));
+}
+
+// gpuopt's side in the default mode, and the same calls under cached pointer checks.
+std::vector<Side> gpuopt_sides(const BenchEnv& env, const Side& own) {
+  Side full = own, cached = own;
+  full.enter = [&env] { set_checks(env, GPUOPT_POINTER_CHECKS_FULL); };
+  cached.variant = kCachedVariant;
+  cached.enter = [&env] { set_checks(env, GPUOPT_POINTER_CHECKS_CACHED); };
+  return {full, cached};
+}
 
 Row base_row(const std::string& shape) {
   Row r;
@@ -108,45 +127,61 @@ Row base_row(const std::string& shape) {
   return r;
 }
 
-// Checks each side, then times them in alternation (warm-up batches first).
-void measure_pair(BenchEnv& env, const std::string& shape, Side own, Side vendor,
-                  std::vector<Row>* rows) {
-  Side* sides[2] = {&own, &vendor};
-  Row out[2] = {base_row(shape), base_row(shape)};
-  std::vector<double> samples[2];
-  for (int k = 0; k < 2; ++k) {
-    out[k].variant = sides[k]->variant;
-    out[k].is_vendor = sides[k]->is_vendor;
-    env.progress.start("latency " + shape + " " + sides[k]->variant);
+// Checks each side (gpuopt in both pointer-check modes, then the vendor), then times them in
+// alternation (warm-up batches first). The context is left in its default mode.
+void measure_sides(BenchEnv& env, const std::string& shape, const Side& own, const Side& vendor,
+                   std::vector<Row>* rows) {
+  std::vector<Side> sides = gpuopt_sides(env, own);
+  sides.push_back(vendor);
+  const std::size_t count = sides.size();
+  std::vector<Row> out(count, base_row(shape));
+  std::vector<std::vector<double>> samples(count);
+  bool all_ok = true;
+  for (std::size_t k = 0; k < count; ++k) {
+    out[k].variant = sides[k].variant;
+    out[k].is_vendor = sides[k].is_vendor;
+    env.progress.start("latency " + shape + " " + sides[k].variant);
     if (env.broken()) {
       out[k].error = "not run: the device is in a sticky error state (" + env.broken_reason() + ")";
+      all_ok = false;
       continue;
     }
     try {
-      sides[k]->reset();
-      for (int i = 0; i < 3; ++i) sides[k]->issue();
+      sides[k].enter();
+      sides[k].reset();
+      for (int i = 0; i < 3; ++i) sides[k].issue();
       CUDA_CHECK(cudaStreamSynchronize(env.cu));
-      out[k].correct = sides[k]->check(3);
+      out[k].correct = sides[k].check(3);
       if (!out[k].correct) out[k].mismatch = "result differs from the exact value";
       out[k].bad_elements = out[k].correct ? 0 : 1;
     } catch (const BenchError& e) {
       out[k].error = e.what();
+      all_ok = false;
       env.note_error();
     }
     env.progress.finish(out[k].error.empty() ? (out[k].correct ? "checked" : "WRONG") : "ERROR");
   }
   const int repeats = std::max(3, env.timer.repeats / 2);
-  if (out[0].error.empty() && out[1].error.empty()) {
+  const auto timed = [&](std::size_t k) {
+    sides[k].enter();
+    return time_batch(env.cu, sides[k].issue);
+  };
+  if (all_ok) {
     try {
-      for (int k = 0; k < 2; ++k) time_batch(env.cu, sides[k]->issue);  // warm-up
+      for (std::size_t k = 0; k < count; ++k) timed(k);  // warm-up
       for (int i = 0; i < repeats; ++i)
-        for (int k = 0; k < 2; ++k) samples[k].push_back(time_batch(env.cu, sides[k]->issue));
+        for (std::size_t k = 0; k < count; ++k) samples[k].push_back(timed(k));
     } catch (const BenchError& e) {
-      out[0].error = out[1].error = e.what();
+      for (Row& row : out) row.error = e.what();
       env.note_error();
     }
   }
-  for (int k = 0; k < 2; ++k) {
+  try {
+    set_checks(env, GPUOPT_POINTER_CHECKS_FULL);
+  } catch (const BenchError&) {
+    env.note_error();
+  }
+  for (std::size_t k = 0; k < count; ++k) {
     if (!samples[k].empty()) {
       out[k].ms = median(samples[k]);
       out[k].ms_min = *std::min_element(samples[k].begin(), samples[k].end());
@@ -174,7 +209,7 @@ void axpy_pair(BenchEnv& env, const Blas& blas, std::vector<Row>* rows) {
                            "cublasSaxpy");
               },
               [&](int calls) { return y.all_equal(0.5f * calls); }};
-  measure_pair(env, "axpy n=4096", own, vendor, rows);
+  measure_sides(env, "axpy n=4096", own, vendor, rows);
 }
 
 void gemm_pair(BenchEnv& env, const Blas& blas, int n, std::vector<Row>* rows) {
@@ -202,7 +237,7 @@ void gemm_pair(BenchEnv& env, const Blas& blas, int n, std::vector<Row>* rows) {
               },
               [&](int) { return c.all_equal(want); }};
   const std::string s = std::to_string(n);
-  measure_pair(env, "gemm " + s + "^3", own, vendor, rows);
+  measure_sides(env, "gemm " + s + "^3", own, vendor, rows);
 }
 
 void sum_pair(BenchEnv& env, std::vector<Row>* rows) {
@@ -226,7 +261,7 @@ void sum_pair(BenchEnv& env, std::vector<Row>* rows) {
   Side vendor{"cub", true, [&] { out.set(0.0f); },
               [&] { cub_sum_f32(temp, temp_bytes, in.get(), out.get(), kSumN, env.cu); },
               [&](int) { return out.all_equal(want); }};
-  measure_pair(env, "sum n=4096", own, vendor, rows);
+  measure_sides(env, "sum n=4096", own, vendor, rows);
 }
 
 // r's timing fields from a warm-up batch and then the suite's repeats of batch() (ms per batch
@@ -399,9 +434,11 @@ void setup_guarded(BenchEnv& env, const char* shape, const char* variant,
   }
 }
 
-const Row* find(const Results& r, const std::string& shape, bool vendor) {
+// The correct, timed latency row of shape: the vendor's (variant NULL) or gpuopt's variant.
+const Row* find(const Results& r, const std::string& shape, const char* variant) {
   for (const Row& row : r.rows)
-    if (row.op == "latency" && row.shape == shape && row.is_vendor == vendor && row.error.empty() &&
+    if (row.op == "latency" && row.shape == shape &&
+        (variant ? !row.is_vendor && row.variant == variant : row.is_vendor) && row.error.empty() &&
         row.correct && std::isfinite(row.ms))
       return &row;
   return nullptr;
@@ -410,7 +447,7 @@ const Row* find(const Results& r, const std::string& shape, bool vendor) {
 }  // namespace
 
 int latency_row_count(const Options& opt) {
-  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 16
+  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 20
                                                                                               : 0;
 }
 
@@ -438,36 +475,43 @@ void compute_latency_bars(Results& r, const Options& opt) {
   if (latency_row_count(opt) == 0) return;
   struct Pair {
     const char* shape;
-    const char* bar;
+    const char* bar;  // the default mode's bar; the cached mode's inserts its clause before ':'
+    const char* vendor;
   };
   const Pair pairs[] = {
-      {"axpy n=4096", "latency axpy f32 n=4096: gpuopt us / cublas us"},
-      {"gemm 64^3", "latency gemm f32 64^3: gpuopt us / cublas us"},
-      {"gemm 256^3", "latency gemm f32 256^3: gpuopt us / cublas us"},
-      {"sum n=4096", "latency sum f32 n=4096: gpuopt us / cub us"},
+      {"axpy n=4096", "latency axpy f32 n=4096", "cublas"},
+      {"gemm 64^3", "latency gemm f32 64^3", "cublas"},
+      {"gemm 256^3", "latency gemm f32 256^3", "cublas"},
+      {"sum n=4096", "latency sum f32 n=4096", "cub"},
   };
-  for (const Pair& p : pairs) {
-    Bar b;
-    b.name = p.bar;
-    b.target = "<= 1.0";
-    b.max = 1.0;
-    const Row* own = find(r, p.shape, false);
-    const Row* vendor = find(r, p.shape, true);
-    if (own && vendor) {
-      b.value = own->ms / vendor->ms;
-      b.note = fmt("%.2f", own->ms * 1000.0 / own->calls) + " vs " +
-               fmt("%.2f", vendor->ms * 1000.0 / vendor->calls) + " us per call";
-    } else {
-      b.note = "no correct row pair";
+  struct Mode {
+    const char* variant;
+    const char* clause;
+  };
+  const Mode modes[] = {{"gpuopt", ""}, {kCachedVariant, ", cached pointer checks"}};
+  for (const Mode& m : modes)
+    for (const Pair& p : pairs) {
+      Bar b;
+      b.name = std::string(p.bar) + m.clause + ": gpuopt us / " + p.vendor + " us";
+      b.target = "<= 1.0";
+      b.max = 1.0;
+      const Row* own = find(r, p.shape, m.variant);
+      const Row* vendor = find(r, p.shape, nullptr);
+      if (own && vendor) {
+        b.value = own->ms / vendor->ms;
+        b.note = fmt("%.2f", own->ms * 1000.0 / own->calls) + " vs " +
+                 fmt("%.2f", vendor->ms * 1000.0 / vendor->calls) + " us per call";
+      } else {
+        b.note = "no correct row pair";
+      }
+      judge(&b);
+      r.bars.push_back(b);
     }
-    judge(&b);
-    r.bars.push_back(b);
-  }
   Bar w;
   w.name = "latency stream wrap: us";
   w.target = "<= 10";
   w.max = 10.0;
-  if (const Row* row = find(r, "stream wrap", false)) {
+  if (const Row* row = find(r, "stream wrap", "gpuopt")) {
     w.value = row->ms * 1000.0 / row->calls;
     w.note = "gpuopt_stream_wrap + gpuopt_stream_destroy of a cudaStream_t";
   } else {

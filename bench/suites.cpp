@@ -17,7 +17,10 @@ const std::vector<Suite>& suites() {
        "cuBLAS / CUB; stream wrap",
        "f32 axpy n = 4096, gemm 64^3 and 256^3, sum n = 4096: batches of 2000 back-to-back "
        "calls on one stream, timed on the host from an idle stream to the last call's end, "
-       "gpuopt (`gpuopt`) alternating with the call a user would make instead (`cublas`: "
+       "gpuopt with the context's default pointer checks (`gpuopt`) and with "
+       "GPUOPT_POINTER_CHECKS_CACHED (`gpuopt cached checks`: a validated allocation trusted "
+       "without a driver query, docs/memory.md), alternating with the call a user would make "
+       "instead (`cublas`: "
        "cublasSaxpy, cublasSgemm; `cub`: cub::DeviceReduce::Sum), operands in `cudaMalloc` "
        "memory (ms per batch, us per call in the note). Stream wrap: 2000 gpuopt_stream_wrap + "
        "gpuopt_stream_destroy pairs of one cudaStream_t. Host queries (`driver`): 2000 calls "

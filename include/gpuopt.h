@@ -262,6 +262,53 @@ typedef struct gpuopt_allocator_t {
 GPUOPT_API gpuopt_status_t gpuopt_context_set_allocator(gpuopt_context_t ctx,
                                                         const gpuopt_allocator_t* allocator);
 
+/**
+ * How a context checks the raw device pointers its ops are given (see @ref memory "Memory",
+ * "Pointer checks"). gpuopt's own buffers (gpuopt_buffer_create(), gpuopt_buffer_wrap()) are
+ * checked exactly in both modes: gpuopt sees them created and destroyed.
+ */
+typedef enum gpuopt_pointer_checks_t {
+  /** The default: every raw pointer operand is checked against the driver on every call (one
+   *  buffer-ID query when its allocation is cached, the full attribute and extent queries
+   *  otherwise), so memory the caller freed, or freed and reallocated at the same address, is
+   *  refused with ::GPUOPT_ERROR_INVALID_ARGUMENT instead of being used. */
+  GPUOPT_POINTER_CHECKS_FULL = 0,
+  /** An allocation of the caller validated once (memory kind, device, allocation bounds) is
+   *  trusted by later calls on this context without a driver query, as cuBLAS and CUB trust
+   *  every pointer. Still checked on every call: NULL, alignment, and that the operand's extent
+   *  lies inside the cached allocation (anything else is checked by the driver again). Not
+   *  detected: memory the caller freed after it was cached; using it is then the caller's bug,
+   *  as with cuBLAS. Safe for pools that keep their blocks mapped (PyTorch's caching allocator,
+   *  RMM pools); call gpuopt_context_forget_pointers() after memory is given back to the driver
+   *  (cudaFree, emptying a pool's cache). */
+  GPUOPT_POINTER_CHECKS_CACHED = 1
+} gpuopt_pointer_checks_t;
+
+/**
+ * Sets how @p ctx checks raw pointer operands (::gpuopt_pointer_checks_t). Takes effect for calls
+ * that start after it returns; safe while other threads call ops on the context (the mode is one
+ * atomic value). Allocations cached in either mode stay cached; in ::GPUOPT_POINTER_CHECKS_FULL
+ * mode each use re-checks them. A context starts in the mode the environment variable
+ * GPUOPT_POINTER_CHECKS names (`full` or `cached`, read at gpuopt_context_create(); any other
+ * value is logged (::GPUOPT_LOG_INFO) and ignored), else ::GPUOPT_POINTER_CHECKS_FULL.
+ * ::GPUOPT_ERROR_INVALID_ARGUMENT for a @p mode that is not one of the enum's values.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_set_pointer_checks(gpuopt_context_t ctx,
+                                                             gpuopt_pointer_checks_t mode);
+
+/** The pointer-check mode of @p ctx (gpuopt_context_set_pointer_checks()) into @p mode. */
+GPUOPT_API gpuopt_status_t gpuopt_context_pointer_checks(gpuopt_context_t ctx,
+                                                         gpuopt_pointer_checks_t* mode);
+
+/**
+ * Drops every allocation of the caller that @p ctx has validated and cached, so that the next
+ * call using each is checked by the driver again (gpuopt's own buffers stay known). Call it in
+ * ::GPUOPT_POINTER_CHECKS_CACHED mode after memory an op was given is returned to the driver;
+ * harmless (and rarely useful) in ::GPUOPT_POINTER_CHECKS_FULL mode. Safe while other threads
+ * call ops on the context; a call running concurrently may still use what it looked up before.
+ */
+GPUOPT_API gpuopt_status_t gpuopt_context_forget_pointers(gpuopt_context_t ctx);
+
 /** @} */
 
 /** @defgroup stream Streams
@@ -376,12 +423,13 @@ GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy(gpuopt_buffer_t buffer);
  * for a context with an allocator, an event recorded on @p stream is kept with the memory, and
  * the allocator's deallocate is called once it has completed, from a later buffer call of the
  * context (gpuopt_buffer_create(), gpuopt_buffer_destroy(), gpuopt_buffer_destroy_async()) or
- * gpuopt_context_destroy(), which waits for it. Other buffers (pinned, mapped and compressible memory, device memory
- * where the device has no pools) are freed as gpuopt_buffer_destroy() frees them: after a device
- * synchronization; wrapped memory is never freed. Not deferred by the free gate, and legal while
- * another thread captures (see @ref threading "Thread safety"). Illegal while this thread
- * captures or while @p stream's CUDA stream is captured (::GPUOPT_ERROR_CAPTURE_ILLEGAL, nothing
- * changed). @p stream must belong to the buffer's context. NULL @p buffer is a no-op.
+ * gpuopt_context_destroy(), which waits for it. Other buffers (pinned, mapped and compressible
+ * memory, device memory where the device has no pools) are freed as gpuopt_buffer_destroy() frees
+ * them: after a device synchronization; wrapped memory is never freed. Not deferred by the free
+ * gate, and legal while another thread captures (see @ref threading "Thread safety"). Illegal while
+ * this thread captures or while @p stream's CUDA stream is captured
+ * (::GPUOPT_ERROR_CAPTURE_ILLEGAL, nothing changed). @p stream must belong to the buffer's context.
+ * NULL @p buffer is a no-op.
  */
 GPUOPT_API gpuopt_status_t gpuopt_buffer_destroy_async(gpuopt_buffer_t buffer,
                                                        gpuopt_stream_t stream);
@@ -426,7 +474,8 @@ GPUOPT_API gpuopt_status_t gpuopt_graph_destroy(gpuopt_graph_t graph);
 typedef enum gpuopt_op_t {
   GPUOPT_OP_AXPY = 0, /**< y = alpha * x + y (gpuopt_axpy()). */
   GPUOPT_OP_GEMM = 1, /**< C = alpha * op(A) op(B) + beta * C (gpuopt_gemm()). */
-  GPUOPT_OP_REDUCE = 2, /**< Sum, min, max, argmin, argmax of arrays or segments (gpuopt_reduce()). */
+  GPUOPT_OP_REDUCE =
+      2, /**< Sum, min, max, argmin, argmax of arrays or segments (gpuopt_reduce()). */
   GPUOPT_OP_SEGMENTED_SORT = 3, /**< Stable sort of each segment (gpuopt_segmented_sort()). */
   GPUOPT_OP_STENCIL = 4,        /**< 2D/3D star stencils (gpuopt_stencil()). */
   GPUOPT_OP_TRANSPOSE = 5,      /**< Out-of-place matrix transpose (gpuopt_transpose()). */
@@ -542,9 +591,9 @@ typedef struct gpuopt_tune_result_t {
  * variant can run the problem; the first error of @p call otherwise. Not allowed while a stream of
  * this thread is being captured.
  */
-GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t stream,
-                                       gpuopt_op_t op, gpuopt_tune_call_fn call, void* user,
-                                       double budget_seconds, gpuopt_tune_result_t* result);
+GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t stream, gpuopt_op_t op,
+                                       gpuopt_tune_call_fn call, void* user, double budget_seconds,
+                                       gpuopt_tune_result_t* result);
 
 /** @} */
 
@@ -571,7 +620,6 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
 GPUOPT_API gpuopt_status_t gpuopt_axpy(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                        gpuopt_dtype_t dtype, int64_t n, double alpha, const void* x,
                                        int64_t incx, void* y, int64_t incy);
-
 
 /** Transposition of a GEMM operand. */
 typedef enum gpuopt_transpose_t {
@@ -634,8 +682,8 @@ typedef struct gpuopt_gemm_desc_t {
  * tf32 5e-3, bf16 2e-2.
  */
 GPUOPT_API gpuopt_status_t gpuopt_gemm(gpuopt_context_t ctx, gpuopt_stream_t stream,
-                                       const gpuopt_gemm_desc_t* desc, const void* A,
-                                       const void* B, void* C);
+                                       const gpuopt_gemm_desc_t* desc, const void* A, const void* B,
+                                       void* C);
 
 /** Reduction operators of gpuopt_reduce(). Values are stable; new ones are appended. */
 typedef enum gpuopt_reduce_op_t {
@@ -1133,8 +1181,7 @@ GPUOPT_API gpuopt_status_t gpuopt_allreduce(gpuopt_comm_t comm, gpuopt_stream_t 
  */
 GPUOPT_API gpuopt_status_t gpuopt_reduce_scatter(gpuopt_comm_t comm, gpuopt_stream_t stream,
                                                  gpuopt_dtype_t dtype, gpuopt_reduce_op_t op,
-                                                 const void* send, void* recv,
-                                                 int64_t recv_count);
+                                                 const void* send, void* recv, int64_t recv_count);
 
 /** Gathers @p send_count elements of every rank into @p recv (size * send_count elements, rank
  *  r's at r * send_count), on every rank. In place when send == recv + rank * send_count. */
@@ -1213,9 +1260,9 @@ GPUOPT_API gpuopt_status_t gpuopt_dist_local_shape(const gpuopt_dist_desc_t* des
 
 /** Where global element (@p i, @p j) lives: its grid position and local row and column (any
  *  output may be NULL). Host only. */
-GPUOPT_API gpuopt_status_t gpuopt_dist_locate(const gpuopt_dist_desc_t* desc, int64_t i,
-                                              int64_t j, int* grid_row, int* grid_col,
-                                              int64_t* local_i, int64_t* local_j);
+GPUOPT_API gpuopt_status_t gpuopt_dist_locate(const gpuopt_dist_desc_t* desc, int64_t i, int64_t j,
+                                              int* grid_row, int* grid_col, int64_t* local_i,
+                                              int64_t* local_j);
 
 /**
  * Distributes a rows x cols column-major matrix held by rank @p root (@p src with leading

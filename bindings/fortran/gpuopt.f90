@@ -50,6 +50,9 @@ module gpuopt
   integer(c_int), parameter :: GPUOPT_ERROR_INTERNAL = 11
   integer(c_int), parameter :: GPUOPT_ERROR_WRONG_DEVICE = 12
   integer(c_int), parameter :: GPUOPT_ERROR_COMM = 13
+  ! --- gpuopt_pointer_checks_t ----------------------------------------------------------------
+  integer(c_int), parameter :: GPUOPT_POINTER_CHECKS_FULL = 0
+  integer(c_int), parameter :: GPUOPT_POINTER_CHECKS_CACHED = 1
   ! --- gpuopt_memory_kind_t -------------------------------------------------------------------
   integer(c_int), parameter :: GPUOPT_MEMORY_DEVICE = 0
   integer(c_int), parameter :: GPUOPT_MEMORY_PINNED_HOST = 1
@@ -298,6 +301,24 @@ module gpuopt
       import :: c_int, c_ptr
       type(c_ptr), value :: ctx
       type(c_ptr), value :: allocator  ! c_loc of a gpuopt_allocator_t, or c_null_ptr
+    end function
+    ! pointer checks (docs/memory.md)
+    integer(c_int) function gpuopt_context_set_pointer_checks(ctx, mode) &
+        bind(c, name='gpuopt_context_set_pointer_checks')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: mode  ! GPUOPT_POINTER_CHECKS_FULL or _CACHED
+    end function
+    integer(c_int) function gpuopt_context_pointer_checks(ctx, mode) &
+        bind(c, name='gpuopt_context_pointer_checks')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: mode
+    end function
+    integer(c_int) function gpuopt_context_forget_pointers(ctx) &
+        bind(c, name='gpuopt_context_forget_pointers')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
     end function
     ! streams
     integer(c_int) function gpuopt_stream_create(ctx, stream) &

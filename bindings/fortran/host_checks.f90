@@ -107,6 +107,10 @@ program host_checks
   call failed(gpuopt_graph_launch(c_null_ptr, c_null_ptr), 'gpuopt_graph_launch')
   call expect(gpuopt_graph_destroy(c_null_ptr) == GPUOPT_SUCCESS, 'gpuopt_graph_destroy')
   call failed(gpuopt_context_set_allocator(c_null_ptr, c_null_ptr), 'gpuopt_context_set_allocator')
+  call failed(gpuopt_context_set_pointer_checks(c_null_ptr, GPUOPT_POINTER_CHECKS_CACHED), &
+              'gpuopt_context_set_pointer_checks')
+  call failed(gpuopt_context_pointer_checks(c_null_ptr, i32), 'gpuopt_context_pointer_checks')
+  call failed(gpuopt_context_forget_pointers(c_null_ptr), 'gpuopt_context_forget_pointers')
 
   ! variants
   vinfo%struct_size = c_sizeof(vinfo)

@@ -57,6 +57,7 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
       ctx->ordered.supported = gpuopt::memory_pools_supported(device);
     }
     GPUOPT_TRY(apply_env_variants(fn, *ctx));
+    gpuopt::apply_env_pointer_checks(*ctx);  // GPUOPT_POINTER_CHECKS (api_pointer_checks.cpp)
     // GPUOPT_TUNE_CACHE: the tuning cache file (docs/tuning.md); off when unset.
     if (const char* tc = secure_getenv("GPUOPT_TUNE_CACHE"); tc && *tc)
       ctx->tune.attach(tc, gpuopt::tune_stamp_of(ctx->info));

@@ -168,6 +168,9 @@ gpuopt_status_t buffer_allocate(const char* fn, Buffer& b) {
 
 gpuopt_status_t buffer_release(const char* fn, Buffer& b) {
   if (deviceless_active()) {
+    // The checks cached the fake allocation as foreign memory: forgotten as a real buffer's is.
+    forget_range(*b.ctx, b.device_ptr);
+    forget_range(*b.ctx, b.host_ptr);
     if (b.kind != GPUOPT_MEMORY_EXTERNAL) deviceless_free(b.host_ptr ? b.host_ptr : b.device_ptr);
     return GPUOPT_SUCCESS;
   }

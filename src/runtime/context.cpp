@@ -66,6 +66,7 @@ namespace {
 
 // The driver's buffer ID of the allocation holding p (0: unknown).
 unsigned long long buffer_id(const DriverApi& drv, const void* p) {
+  if (deviceless_active()) return deviceless_buffer_id(p);
   unsigned long long id = 0;
   if (!drv.cuPointerGetAttribute ||
       drv.cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID,
@@ -74,13 +75,27 @@ unsigned long long buffer_id(const DriverApi& drv, const void* p) {
   return id;
 }
 
-// A cached answer for [p, p + bytes): true when the cache vouches for it. A stale foreign entry
-// is dropped; a failing extent is left to the full query (the cache never makes an error).
+// Caches a foreign allocation [base, end) the full query accepted, under its buffer ID.
+void remember_foreign_range(Context& ctx, std::uintptr_t base, std::uintptr_t end,
+                            unsigned long long id) {
+  if (!id || end <= base) return;
+  RangeCache::Entry e;
+  e.base = base;
+  e.end = end;
+  e.id = id;
+  ctx.ranges.insert(e);
+}
+
+// A cached answer for [p, p + bytes): true when the cache vouches for it. A foreign entry is
+// re-read by buffer ID in full mode (a stale one is dropped) and trusted in cached mode; a
+// failing extent is left to the full query (the cache never makes an error).
 bool cached_ok(Context& ctx, const DriverApi& drv, const void* p, std::size_t bytes) {
   const auto b = reinterpret_cast<std::uintptr_t>(p);
   RangeCache::Entry e;
   if (!ctx.ranges.find(b, &e)) return false;
-  if (!e.owned && buffer_id(drv, p) != e.id) {
+  if (!e.owned &&
+      ctx.pointer_checks.load(std::memory_order_relaxed) != GPUOPT_POINTER_CHECKS_CACHED &&
+      buffer_id(drv, p) != e.id) {
     ctx.ranges.erase(e.base);
     return false;
   }
@@ -91,9 +106,14 @@ bool cached_ok(Context& ctx, const DriverApi& drv, const void* p, std::size_t by
 
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes) {
-  if (deviceless_active()) return deviceless_check_range(fn, arg, ctx.device, p, bytes);
   const DriverApi& drv = driver_api();
   if (cached_ok(ctx, drv, p, bytes)) return GPUOPT_SUCCESS;
+  if (deviceless_active()) {
+    DevicelessAllocation a;
+    const gpuopt_status_t st = deviceless_check_range(fn, arg, ctx.device, p, bytes, &a);
+    remember_foreign_range(ctx, a.base, a.end, a.id);
+    return st;
+  }
   cudaPointerAttributes attr{};
   cudaError_t err = cudaPointerGetAttributes(&attr, p);
   if (err != cudaSuccess) {
@@ -124,13 +144,8 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
   CUresult r = drv.cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(p));
   if (r != CUDA_SUCCESS) return GPUOPT_SUCCESS;  // extent unknown (e.g. some VMM mappings)
   // Device or managed memory with a known extent: cached under its buffer ID (range_cache.hpp).
-  if (const unsigned long long id = buffer_id(drv, p)) {
-    RangeCache::Entry e;
-    e.base = static_cast<std::uintptr_t>(base);
-    e.end = e.base + size;
-    e.id = id;
-    ctx.ranges.insert(e);
-  }
+  remember_foreign_range(ctx, static_cast<std::uintptr_t>(base),
+                         static_cast<std::uintptr_t>(base) + size, buffer_id(drv, p));
   return check_extent(fn, arg, p, bytes, static_cast<std::uintptr_t>(base), size);
 }
 

@@ -30,9 +30,10 @@ struct gpuopt_context_s {
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> compressible_ranges;  // [begin, end)
   std::atomic<int> compressible_count{0};
 
-  gpuopt::Allocator allocator;    // gpuopt_context_set_allocator (set while no object lives)
-  gpuopt::ResourcePool pool;      // idle stream resources (stream_resources.hpp)
-  gpuopt::RangeCache ranges;      // validated pointer ranges (range_cache.hpp)
+  gpuopt::Allocator allocator;  // gpuopt_context_set_allocator (set while no object lives)
+  gpuopt::ResourcePool pool;    // idle stream resources (stream_resources.hpp)
+  gpuopt::RangeCache ranges;    // validated pointer ranges (range_cache.hpp)
+  std::atomic<int> pointer_checks{GPUOPT_POINTER_CHECKS_FULL};  // gpuopt_pointer_checks_t
   gpuopt::OrderedMemory ordered;  // stream-ordered device buffers (ordered_memory.hpp)
   gpuopt::TuneCache tune;         // tuning cache (tune_cache.hpp; gpuopt_context_set_tune_cache)
 };
@@ -58,11 +59,15 @@ void remove_compressible_range(Context& ctx, const void* p);
 void remember_owned_range(Context& ctx, const void* p, std::size_t bytes);
 void forget_range(Context& ctx, const void* p);
 
+// GPUOPT_POINTER_CHECKS=full|cached from the environment (secure_getenv) into ctx.pointer_checks;
+// any other value is logged and leaves the default (api_pointer_checks.cpp).
+void apply_env_pointer_checks(Context& ctx);
+
 // Validates that [p, p + bytes) is memory the context's device can access: device memory of this
 // device (cudaMalloc, VMM, pools), managed memory, or mapped host memory. Pageable host pointers,
 // other devices' memory and ranges running past their allocation are answered with a status and
 // a message naming fn and arg. Answers from the context's range cache where it can
-// (range_cache.hpp says why that is safe).
+// (range_cache.hpp says why that is safe, and what GPUOPT_POINTER_CHECKS_CACHED trusts).
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
                                    std::size_t bytes);
 

@@ -18,6 +18,7 @@ namespace {
 struct Range {
   std::uintptr_t end;
   int device;
+  unsigned long long id;  // the fake driver buffer ID: process-unique, never reused
 };
 
 constexpr std::uintptr_t kFakeBase = std::uintptr_t{1} << 45;  // fake device addresses: 32 TiB up
@@ -28,6 +29,8 @@ struct State {
   std::vector<gpuopt_device_info_t> devices;
   std::map<std::uintptr_t, Range> ranges;  // begin -> (end, device)
   std::uintptr_t next = kFakeBase;
+  unsigned long long next_id = 1;
+  std::atomic<std::uint64_t> queries{0};  // fake driver queries (deviceless_driver_queries)
 };
 
 State& state() {
@@ -107,7 +110,7 @@ gpuopt_status_t deviceless_allocate(const char* fn, int device, std::size_t byte
   if (s.ranges.empty()) s.next = kFakeBase;  // long fuzz runs never exhaust the address space
   const std::uintptr_t begin = s.next;
   s.next += (bytes + 4096 + 255) / 256 * 256;  // a gap after each allocation
-  s.ranges[begin] = Range{begin + bytes, device};
+  s.ranges[begin] = Range{begin + bytes, device, s.next_id++};
   *out = reinterpret_cast<void*>(begin);
   return GPUOPT_SUCCESS;
 }
@@ -118,12 +121,28 @@ void deviceless_free(const void* p) {
   s.ranges.erase(reinterpret_cast<std::uintptr_t>(p));
 }
 
-gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int device, const void* p,
-                                       std::size_t bytes) {
+unsigned long long deviceless_buffer_id(const void* p) {
   State& s = state();
+  s.queries.fetch_add(1, std::memory_order_relaxed);
+  const auto b = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.ranges.upper_bound(b);
+  if (it == s.ranges.begin()) return 0;
+  --it;
+  return b < it->second.end ? it->second.id : 0;
+}
+
+std::uint64_t deviceless_driver_queries() {
+  return state().queries.load(std::memory_order_relaxed);
+}
+
+gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int device, const void* p,
+                                       std::size_t bytes, DevicelessAllocation* found) {
+  State& s = state();
+  s.queries.fetch_add(1, std::memory_order_relaxed);
   const auto b = reinterpret_cast<std::uintptr_t>(p);
   std::uintptr_t base = 0;
-  Range r{0, 0};
+  Range r{0, 0, 0};
   {
     std::lock_guard<std::mutex> lock(s.mu);
     auto it = s.ranges.upper_bound(b);
@@ -138,6 +157,7 @@ gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int devi
     return fail(GPUOPT_ERROR_WRONG_DEVICE, fn,
                 "%s (%p) is memory of device %d; the context is on device %d", arg, p, r.device,
                 device);
+  *found = DevicelessAllocation{base, r.end, r.id};
   return check_extent(fn, arg, p, bytes, base, r.end - base);
 }
 

@@ -8,12 +8,14 @@
 //     and skips the CUDA initialisation; make_current() answers success without cudaSetDevice;
 //   - gpuopt_stream_create / _wrap make a stream with no CUDA stream, cuBLAS handle or workspace;
 //   - buffer allocation hands out address ranges of a fake allocator (no memory behind them),
-//     and check_device_range() answers from that allocator's table;
+//     (each with a fake driver buffer ID) and check_device_range() answers from the context's
+//     range cache and that allocator's table, as it does from the cache and the driver;
 //   - run_dispatched() chooses the variant and returns before the launch;
 //   - every GPUOPT_TRY_CUDA site answers GPUOPT_ERROR_NO_DEVICE ("device-less mode") instead of
 //     calling CUDA (copies, synchronisation, graph instantiation, ...).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "gpuopt.h"
 
@@ -40,9 +42,21 @@ gpuopt_status_t deviceless_device_info(const char* fn, int device, gpuopt_device
 gpuopt_status_t deviceless_allocate(const char* fn, int device, std::size_t bytes, void** out);
 void deviceless_free(const void* p);
 
-// check_device_range against the fake allocator table.
+// The fake allocation a successful deviceless_check_range found: [base, end) and its buffer ID.
+struct DevicelessAllocation {
+  std::uintptr_t base = 0, end = 0;
+  unsigned long long id = 0;
+};
+
+// check_device_range's full query against the fake allocator table (*found: the allocation,
+// filled when the pointer is on the context's device).
 gpuopt_status_t deviceless_check_range(const char* fn, const char* arg, int device, const void* p,
-                                       std::size_t bytes);
+                                       std::size_t bytes, DevicelessAllocation* found);
+// The buffer ID of the fake allocation holding p (0: none), as cuPointerGetAttribute(BUFFER_ID).
+unsigned long long deviceless_buffer_id(const void* p);
+// How many fake driver queries (full checks and buffer-ID reads) ran since the process started:
+// what a test counts to tell a cached answer from a checked one.
+std::uint64_t deviceless_driver_queries();
 
 // The answer of a CUDA call site in device-less mode.
 gpuopt_status_t deviceless_stop(const char* fn, const char* what);

@@ -70,4 +70,12 @@ void RangeCache::erase(std::uintptr_t base) {
       store(s, Entry{});
 }
 
+void RangeCache::erase_foreign() {
+  std::lock_guard<std::mutex> lock(mu_);
+  WriteSection w(seq_);
+  for (Slot& s : slots_)
+    if (s.end.load(std::memory_order_relaxed) && !s.owned.load(std::memory_order_relaxed))
+      store(s, Entry{});
+}
+
 }  // namespace gpuopt

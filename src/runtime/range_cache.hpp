@@ -13,6 +13,10 @@
 //     caller and reallocated, as anything, at the same address has another ID (or none), so the
 //     stale entry is dropped and the full query runs. Pageable and pinned host memory is never
 //     cached (the full query rejects or accepts it each time).
+//   - in GPUOPT_POINTER_CHECKS_CACHED mode (gpuopt_context_set_pointer_checks) a foreign hit is
+//     trusted without re-reading the ID: no driver call, as cuBLAS checks nothing. The extent is
+//     still checked against the cached range; what is lost is the detection of memory the caller
+//     freed after it was cached (erase_foreign, gpuopt_context_forget_pointers, starts afresh).
 //   - a hit whose extent check fails is not trusted either: the full query decides, so the
 //     cache can never turn a valid call into an error. A pool that re-carves one driver
 //     allocation keeps its ID; the cached extent is then that of the driver allocation, exactly
@@ -44,6 +48,8 @@ class RangeCache {
   void insert(const Entry& e);
   // Drops the entry starting at base (a gpuopt buffer being destroyed, a stale foreign range).
   void erase(std::uintptr_t base);
+  // Drops every foreign entry (gpuopt_context_forget_pointers); owned entries stay.
+  void erase_foreign();
 
  private:
   // An entry in atomics, so that a lookup racing a writer reads no torn value (it retries).

@@ -155,6 +155,7 @@ static void check_null_handles(void) {
   gpuopt_buffer_t buffer = NULL;
   gpuopt_graph_t graph = NULL;
   gpuopt_memory_kind_t kind;
+  gpuopt_pointer_checks_t checks;
   const char* name = NULL;
   void* ptr = NULL;
   size_t bytes = 0;
@@ -183,6 +184,12 @@ static void check_null_handles(void) {
   EXPECT_EITHER(gpuopt_context_device_info(NULL, NULL), H, A);
   fn = "gpuopt_context_set_allocator";
   EXPECT(gpuopt_context_set_allocator(NULL, NULL), H);
+  fn = "gpuopt_context_set_pointer_checks";
+  EXPECT(gpuopt_context_set_pointer_checks(NULL, GPUOPT_POINTER_CHECKS_CACHED), H);
+  fn = "gpuopt_context_pointer_checks";
+  EXPECT(gpuopt_context_pointer_checks(NULL, &checks), H);
+  fn = "gpuopt_context_forget_pointers";
+  EXPECT(gpuopt_context_forget_pointers(NULL), H);
   fn = "gpuopt_stream_create";
   EXPECT(gpuopt_stream_create(NULL, &stream), H);
   CHECK(stream == NULL);
@@ -668,6 +675,18 @@ static void check_with_device(void) {
     a.struct_size = sizeof a;
     EXPECT(gpuopt_context_set_allocator(ctx, &a), GPUOPT_ERROR_INVALID_ARGUMENT); /* no callbacks */
     OK(gpuopt_context_set_allocator(ctx, NULL));
+  }
+
+  fn = "gpuopt_context_set_pointer_checks";
+  {
+    gpuopt_pointer_checks_t mode = GPUOPT_POINTER_CHECKS_CACHED;
+    EXPECT(gpuopt_context_set_pointer_checks(ctx, (gpuopt_pointer_checks_t)2),
+           GPUOPT_ERROR_INVALID_ARGUMENT);
+    OK(gpuopt_context_set_pointer_checks(ctx, GPUOPT_POINTER_CHECKS_CACHED));
+    OK(gpuopt_context_pointer_checks(ctx, &mode));
+    CHECK(mode == GPUOPT_POINTER_CHECKS_CACHED);
+    OK(gpuopt_context_forget_pointers(ctx));
+    OK(gpuopt_context_set_pointer_checks(ctx, GPUOPT_POINTER_CHECKS_FULL));
   }
 
   fn = "gpuopt_stream_create";

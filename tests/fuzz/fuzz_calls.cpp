@@ -64,6 +64,17 @@ gpuopt_status_t context_set_allocator(World& w, FuzzInput& in) {
   if (in.flip()) b.d.deallocate = fuzz_deallocate;
   return gpuopt_context_set_allocator(w.any_ctx(in), in.pick(16) ? &b.d : nullptr);
 }
+gpuopt_status_t context_set_pointer_checks(World& w, FuzzInput& in) {
+  return gpuopt_context_set_pointer_checks(w.any_ctx(in),
+                                           static_cast<gpuopt_pointer_checks_t>(in.small_int()));
+}
+gpuopt_status_t context_pointer_checks(World& w, FuzzInput& in) {
+  gpuopt_pointer_checks_t m;
+  return gpuopt_context_pointer_checks(w.any_ctx(in), maybe(in, &m));
+}
+gpuopt_status_t context_forget_pointers(World& w, FuzzInput& in) {
+  return gpuopt_context_forget_pointers(w.any_ctx(in));
+}
 gpuopt_status_t device_info(World&, FuzzInput& in) {
   DescBlock<gpuopt_device_info_t> b;
   b.d.struct_size = struct_size(in, sizeof b.d);
@@ -430,6 +441,9 @@ const std::vector<Call>& calls() {
       {"gpuopt_context_destroy", context_destroy},
       {"gpuopt_context_device_info", context_device_info},
       {"gpuopt_context_set_allocator", context_set_allocator},
+      {"gpuopt_context_set_pointer_checks", context_set_pointer_checks},
+      {"gpuopt_context_pointer_checks", context_pointer_checks},
+      {"gpuopt_context_forget_pointers", context_forget_pointers},
       {"gpuopt_device_info", device_info},
       {"gpuopt_stream_create", stream_create},
       {"gpuopt_stream_wrap", stream_wrap},

@@ -410,6 +410,65 @@ TEST_F(Memory, RangeCacheNeverAnswersForFreedOrReallocatedMemory) {
   ASSERT_CUDA_OK(cudaFree(y));
 }
 
+// Cached pointer checks (gpuopt_context_set_pointer_checks): repeated axpy calls on the caller's
+// cudaMalloc memory give correct results, and a range past the cached allocation is still refused.
+TEST_F(Memory, CachedPointerChecksRunAxpyRepeatedlyWithCorrectResults) {
+  const std::int64_t n = 4096;
+  const size_t count = static_cast<size_t>(n), bytes = count * sizeof(float);
+  const int calls = 10;
+  ASSERT_GPUOPT_OK(gpuopt_context_set_pointer_checks(ctx_, GPUOPT_POINTER_CHECKS_CACHED));
+  gput::DeviceArray<float> x(count), y(count);
+  const std::vector<float> ones(count, 1.0f), twos(count, 2.0f);
+  ASSERT_CUDA_OK(cudaMemcpy(x.data(), ones.data(), bytes, cudaMemcpyHostToDevice));
+  ASSERT_CUDA_OK(cudaMemcpy(y.data(), twos.data(), bytes, cudaMemcpyHostToDevice));
+  for (int i = 0; i < calls; ++i)
+    ASSERT_GPUOPT_OK(
+        gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 2.0, x.data(), 1, y.data(), 1));
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT, gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n << 10,
+                                                           2.0, x.data(), 1, y.data(), 1))
+      << "far past the cached allocation";
+  sync();
+  std::vector<float> got(count);
+  ASSERT_CUDA_OK(cudaMemcpy(got.data(), y.data(), bytes, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < count; ++i) ASSERT_EQ(got[i], 2.0f + 2.0f * calls) << "element " << i;
+  ASSERT_GPUOPT_OK(gpuopt_context_set_pointer_checks(ctx_, GPUOPT_POINTER_CHECKS_FULL));
+}
+
+// Cached mode does not see the caller's cudaFree; gpuopt_context_forget_pointers brings back the
+// full check: the freed pointer is judged by the driver, and memory reallocated (perhaps at the
+// same address) with a smaller size is judged by its new extent, not the cached one.
+TEST_F(Memory, CachedPointerChecksForgetRestoresDetectionOfFreedAndReallocatedMemory) {
+  const std::int64_t small = 1024, large = 1 << 20;
+  ASSERT_GPUOPT_OK(gpuopt_context_set_pointer_checks(ctx_, GPUOPT_POINTER_CHECKS_CACHED));
+  float* x = nullptr;
+  float* y = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x), large * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&y), large * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x, 0, large * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(y, 0, large * sizeof(float)));
+  ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, large, 1.0, x, 1, y, 1));
+  sync();
+  ASSERT_CUDA_OK(cudaFree(x));
+  // No gpuopt call may use x before the forget: cached mode would trust it (the caller's bug).
+  ASSERT_GPUOPT_OK(gpuopt_context_forget_pointers(ctx_));
+  gpuopt_pointer_checks_t mode = GPUOPT_POINTER_CHECKS_FULL;
+  ASSERT_GPUOPT_OK(gpuopt_context_pointer_checks(ctx_, &mode));
+  EXPECT_EQ(mode, GPUOPT_POINTER_CHECKS_CACHED) << "forgetting keeps the mode";
+  expect_driver_judges(x, y, small, "a freed pointer after the forget");
+  float* x2 = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&x2), small * sizeof(float)));
+  ASSERT_CUDA_OK(cudaMemset(x2, 0, small * sizeof(float)));
+  ASSERT_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_STATUS(GPUOPT_ERROR_INVALID_ARGUMENT,
+                gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, large, 1.0, x2, 1, y, 1))
+      << (x2 == x ? "same address, smaller extent" : "another address");
+  EXPECT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, small, 1.0, x2, 1, y, 1));
+  sync();
+  ASSERT_CUDA_OK(cudaFree(x2));
+  ASSERT_CUDA_OK(cudaFree(y));
+  ASSERT_GPUOPT_OK(gpuopt_context_set_pointer_checks(ctx_, GPUOPT_POINTER_CHECKS_FULL));
+}
+
 TEST_F(Memory, GpuoptBuffersAreValidatedFromTheCacheUntilDestroyed) {
   gpuopt_buffer_t bx = nullptr, by = nullptr;
   ASSERT_GPUOPT_OK(gpuopt_buffer_create(ctx_, 4096 * sizeof(float), GPUOPT_MEMORY_DEVICE, &bx));

@@ -186,6 +186,26 @@ class Context(_Handle):
         check(lib.gpuopt_last_variant(self._h, op, ctypes.byref(name)))
         return _s(name.value)
 
+    # pointer checks (docs/memory.md, "Pointer checks")
+    @property
+    def pointer_checks(self):
+        """How raw pointer operands are checked: GPUOPT_POINTER_CHECKS_FULL (the default: every
+        call asks the driver, freed memory is refused) or GPUOPT_POINTER_CHECKS_CACHED (an
+        allocation validated once is trusted, as cuBLAS trusts every pointer; call
+        forget_pointers() after memory given to an op is freed)."""
+        mode = ctypes.c_int(0)
+        check(lib.gpuopt_context_pointer_checks(self._h, ctypes.byref(mode)))
+        return mode.value
+
+    @pointer_checks.setter
+    def pointer_checks(self, mode):
+        check(lib.gpuopt_context_set_pointer_checks(self._h, int(mode)))
+
+    def forget_pointers(self):
+        """Drops the caller allocations the context validated and cached (gpuopt's own buffers
+        stay known): the next use of each is checked by the driver again."""
+        check(lib.gpuopt_context_forget_pointers(self._h))
+
     # tuning cache (docs/tuning.md)
     def set_tune_cache(self, path):
         """Attaches the tuning cache file ``path`` (read now; Context.tune writes it); None

@@ -55,6 +55,9 @@ _PROTOTYPES = {
     "gpuopt_context_destroy": (_S, [_p]),
     "gpuopt_context_device_info": (_S, [_p, _ptr(t.DeviceInfo)]),
     "gpuopt_context_set_allocator": (_S, [_p, _ptr(t.Allocator)]),
+    "gpuopt_context_set_pointer_checks": (_S, [_p, _int]),
+    "gpuopt_context_pointer_checks": (_S, [_p, _pint]),
+    "gpuopt_context_forget_pointers": (_S, [_p]),
     # streams
     "gpuopt_stream_create": (_S, [_p, _pp]),
     "gpuopt_stream_wrap": (_S, [_p, _p, _pp]),

@@ -564,6 +564,29 @@ class Device(unittest.TestCase):
             for buf in (bx, bs, bm):
                 buf.close()
 
+    def test_cached_pointer_checks_run_axpy_and_forget(self):
+        n = 4096
+        with gpuopt.Context(0) as ctx, ctx.create_stream() as s:
+            self.assertEqual(ctx.pointer_checks, gpuopt.GPUOPT_POINTER_CHECKS_FULL)
+            ctx.pointer_checks = gpuopt.GPUOPT_POINTER_CHECKS_CACHED
+            self.assertEqual(ctx.pointer_checks, gpuopt.GPUOPT_POINTER_CHECKS_CACHED)
+            with self.assertRaises(gpuopt.GpuoptError):
+                ctx.pointer_checks = 7
+            bx, by = ctx.create_buffer(4 * n), ctx.create_buffer(4 * n)
+            bx.copy_from_host(s, array.array("f", [1.0] * n))
+            by.copy_from_host(s, array.array("f", [2.0] * n))
+            for _ in range(3):
+                gpuopt.axpy(s, 1.0, bx.device_pointer, by.device_pointer, n=n,
+                            dtype=gpuopt.GPUOPT_DTYPE_F32)
+            out = by.copy_to_host(s, array.array("f", [0.0] * n))
+            s.synchronize()
+            self.assertEqual(out[0], 5.0)
+            self.assertEqual(out[n - 1], 5.0)
+            ctx.forget_pointers()
+            ctx.pointer_checks = gpuopt.GPUOPT_POINTER_CHECKS_FULL
+            bx.close()
+            by.close()
+
     def test_tune_gemm_and_dispatch_from_the_cache(self):
         import os
         import tempfile

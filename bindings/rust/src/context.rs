@@ -349,6 +349,56 @@ unsafe extern "C" fn tune_trampoline(user: *mut c_void) -> sys::gpuopt_status_t 
     }
 }
 
+/// How a context checks raw pointer operands (`gpuopt_pointer_checks_t`; docs/memory.md,
+/// "Pointer checks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PointerChecks {
+    /// The default: every raw pointer is checked against the driver on every call; memory the
+    /// caller freed is refused.
+    Full,
+    /// An allocation validated once (memory kind, device, bounds) is trusted by later calls
+    /// without a driver query, as cuBLAS trusts every pointer; freed memory is then not
+    /// detected: call [`Context::forget_pointers`] after memory given to an op is freed.
+    Cached,
+}
+
+impl PointerChecks {
+    fn raw(self) -> sys::gpuopt_pointer_checks_t {
+        match self {
+            PointerChecks::Full => sys::GPUOPT_POINTER_CHECKS_FULL,
+            PointerChecks::Cached => sys::GPUOPT_POINTER_CHECKS_CACHED,
+        }
+    }
+}
+
+impl Context {
+    /// Sets how raw pointer operands are checked ([`PointerChecks`]); safe while other threads
+    /// call ops on the context.
+    pub fn set_pointer_checks(&self, mode: PointerChecks) -> Result<()> {
+        // SAFETY: live handle, a plain value.
+        Error::check(unsafe { sys::gpuopt_context_set_pointer_checks(self.raw, mode.raw()) })
+    }
+
+    /// The context's pointer-check mode (`GPUOPT_POINTER_CHECKS` sets it at creation).
+    pub fn pointer_checks(&self) -> Result<PointerChecks> {
+        let mut m: sys::gpuopt_pointer_checks_t = sys::GPUOPT_POINTER_CHECKS_FULL;
+        // SAFETY: live handle, valid output.
+        Error::check(unsafe { sys::gpuopt_context_pointer_checks(self.raw, &mut m) })?;
+        Ok(if m == sys::GPUOPT_POINTER_CHECKS_CACHED {
+            PointerChecks::Cached
+        } else {
+            PointerChecks::Full
+        })
+    }
+
+    /// Drops the caller allocations the context validated and cached (gpuopt's own buffers stay
+    /// known): the next use of each is checked by the driver again.
+    pub fn forget_pointers(&self) -> Result<()> {
+        // SAFETY: live handle.
+        Error::check(unsafe { sys::gpuopt_context_forget_pointers(self.raw) })
+    }
+}
+
 impl Context {
     /// Attaches the tuning cache file `path` (read now; [`Context::tune`] writes it); `None`
     /// detaches it (dispatch by the built-in rules again). A stale or malformed file is ignored

@@ -46,7 +46,8 @@ mod types;
 pub use buffer::Buffer;
 pub use comm::{group, nccl_version, Comm, CommId};
 pub use context::{
-    device_count, device_info, Context, DeviceAllocator, DeviceInfo, TuneResult, VariantInfo,
+    device_count, device_info, Context, DeviceAllocator, DeviceInfo, PointerChecks, TuneResult,
+    VariantInfo,
 };
 pub use desc::{Gdn, Gemm, Reduce, SegmentedSort, Stencil, Transpose};
 pub use error::{last_error_message, Error, Result, Status};

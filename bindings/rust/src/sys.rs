@@ -111,6 +111,11 @@ pub struct gpuopt_graph_s {
 /// `gpuopt_graph_t`.
 pub type gpuopt_graph_t = *mut gpuopt_graph_s;
 
+/// `gpuopt_pointer_checks_t`.
+pub type gpuopt_pointer_checks_t = c_int;
+pub const GPUOPT_POINTER_CHECKS_FULL: gpuopt_pointer_checks_t = 0;
+pub const GPUOPT_POINTER_CHECKS_CACHED: gpuopt_pointer_checks_t = 1;
+
 /// `gpuopt_memory_kind_t`.
 pub type gpuopt_memory_kind_t = c_int;
 pub const GPUOPT_MEMORY_DEVICE: gpuopt_memory_kind_t = 0;
@@ -429,6 +434,15 @@ extern "C" {
         ctx: gpuopt_context_t,
         allocator: *const gpuopt_allocator_t,
     ) -> gpuopt_status_t;
+    pub fn gpuopt_context_set_pointer_checks(
+        ctx: gpuopt_context_t,
+        mode: gpuopt_pointer_checks_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_context_pointer_checks(
+        ctx: gpuopt_context_t,
+        mode: *mut gpuopt_pointer_checks_t,
+    ) -> gpuopt_status_t;
+    pub fn gpuopt_context_forget_pointers(ctx: gpuopt_context_t) -> gpuopt_status_t;
 
     // Streams
     pub fn gpuopt_stream_create(

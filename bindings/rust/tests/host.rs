@@ -5,8 +5,8 @@
 use std::ptr;
 
 use gpuopt::{
-    sys, Buffer, Context, Dtype, Error, Gemm, Graph, MemoryKind, Op, Reduce, ReduceOp, Status,
-    Stencil, Stream,
+    sys, Buffer, Context, Dtype, Error, Gemm, Graph, MemoryKind, Op, PointerChecks, Reduce,
+    ReduceOp, Status, Stencil, Stream,
 };
 
 /// The context of device 0, or `None` after checking the NO_DEVICE error and its message.
@@ -178,6 +178,16 @@ fn with_device() {
     stream.gemm(&gemm, &a, &b, &mut c).unwrap();
     let host: Vec<f64> = c.to_vec(&stream, n * n).unwrap();
     assert!(host.iter().all(|&v| v == 32.0));
+
+    // Pointer checks: the mode round-trips; cached mode gives the same results.
+    assert_eq!(ctx.pointer_checks().unwrap(), PointerChecks::Full);
+    ctx.set_pointer_checks(PointerChecks::Cached).unwrap();
+    assert_eq!(ctx.pointer_checks().unwrap(), PointerChecks::Cached);
+    stream.gemm(&gemm, &a, &b, &mut c).unwrap();
+    let host: Vec<f64> = c.to_vec(&stream, n * n).unwrap();
+    assert!(host.iter().all(|&v| v == 32.0));
+    ctx.forget_pointers().unwrap();
+    ctx.set_pointer_checks(PointerChecks::Full).unwrap();
 
     // A buffer too small for the problem: caught by the binding, named.
     let mut small = Buffer::device::<f64>(&ctx, n).unwrap();
