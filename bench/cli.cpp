@@ -51,17 +51,18 @@ std::int64_t to_size(const std::string& s) {
   return to_int(s, "--sizes", 1, kMax);
 }
 
-// One --dtype name: f32 and f64 select axpy's dtype and the gemm config of that name; tf32 and
-// bf16 are gemm configs only.
+// One --dtype name: f32 and f64 select axpy's dtype and the gemm config of that name; tf32 is a
+// gemm config only; bf16 selects both bf16 gemm configs (f32 and bf16 out), bf16_bf16 the second.
 void add_dtype(const std::string& s, Options* o) {
-  if (s != "f32" && s != "f64" && s != "tf32" && s != "bf16") {
-    throw UsageError("--dtype: '" + s + "' is not one of f32, f64, tf32, bf16, all");
+  if (s != "f32" && s != "f64" && s != "tf32" && s != "bf16" && s != "bf16_bf16") {
+    throw UsageError("--dtype: '" + s + "' is not one of f32, f64, tf32, bf16, bf16_bf16, all");
   }
   if (s == "f32" || s == "f64") {
     const gpuopt_dtype_t t = s == "f32" ? GPUOPT_DTYPE_F32 : GPUOPT_DTYPE_F64;
     if (!o->wants_dtype(t)) o->dtypes.push_back(t);
   }
   if (!o->wants_gemm_type(s)) o->gemm_types.push_back(s);
+  if (s == "bf16" && !o->wants_gemm_type("bf16_bf16")) o->gemm_types.push_back("bf16_bf16");
 }
 
 }  // namespace
@@ -80,8 +81,9 @@ std::string usage() {
              "  --device N           CUDA device ordinal (default 0)\n") +
          suites_help() +
          "  --gpus N             multi-GPU suites: use devices 0 .. N-1 (default: all)\n" +
-         "  --dtype T            f32 | f64 | tf32 | bf16 | all (default), or a comma list;\n"
-         "                       tf32 is gemm only; bf16 is gemm and transpose\n"
+         "  --dtype T            f32 | f64 | tf32 | bf16 | bf16_bf16 | all (default), or a\n"
+         "                       comma list; tf32 is gemm only; bf16 is gemm (f32 and bf16\n"
+         "                       out) and transpose; bf16_bf16 is gemm bf16 in and out\n"
          "  --sizes n1,n2,...    axpy: element counts (default 2^28); 268435456, 2^28 and 1<<28\n"
          "                       work. With --op gemm: n of the square gemm rows (default\n"
          "                       4096,8192; --op all keeps those)\n"
@@ -99,6 +101,9 @@ std::string usage() {
          "  --tune-cache FILE    run with the tuning cache FILE attached (auto dispatch follows\n"
          "                       it; the JSON records it and the auto bars ask >= 0.98)\n"
          "  --require-bars       exit 3 when a bar is missed (rows all correct)\n"
+         "  --torch, --no-torch  gemm torch.matmul peer rows (bench/torch_matmul.py, run with\n"
+         "                       $GPUOPT_BENCH_PYTHON, default python3): --torch requires them,\n"
+         "                       --no-torch skips them; default: when torch imports\n"
          "  --list-suites        print the default suite as a Markdown table (bench/README.md)\n"
          "  -h, --help           this text\n"
          "\n"
@@ -197,6 +202,9 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--require-bars") {
       no_value();
       o.require_bars = true;
+    } else if (a == "--torch" || a == "--no-torch") {
+      no_value();
+      o.torch = a == "--torch" ? Options::Torch::on : Options::Torch::off;
     } else {
       throw UsageError("unknown argument '" + std::string(argv[i]) + "'");
     }

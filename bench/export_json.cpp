@@ -49,6 +49,7 @@ void write_row(JsonWriter& w, const Row& r) {
   }
   opt_str(w, "ran_variant", r.ran_variant);
   w.key("is_vendor").boolean(r.is_vendor);
+  w.key("is_peer").boolean(r.is_peer);
   w.key("skipped").boolean(r.skipped);
   opt_str(w, "mismatch", r.mismatch);
   w.key("bad_elements");

@@ -1,5 +1,6 @@
-// The gemm bars (issue 3): per table, the best own (non-vendor) variant's ratio to the vendor in
-// the same run, and whether auto dispatch ran the fastest correct variant.
+// The gemm bars (issue 3): per table, the best own (non-vendor) variant's ratio to the best
+// vendor in the same run (the faster of cublas and cublaslt), and whether auto dispatch ran the
+// fastest correct variant. Peer rows (torch.matmul) are neither: their bars are torch_peer.cpp's.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -24,17 +25,31 @@ std::vector<const Row*> rows_of(const Results& r, const std::string& key) {
   return out;
 }
 
-// Best own variant / vendor.
+// The other vendor rows' rates, for the note: " (cublas 55.2)".
+std::string other_vendors(const std::vector<const Row*>& rows, const Row* vendor) {
+  std::string s;
+  for (const Row* row : rows) {
+    if (row->is_vendor && row != vendor && usable(*row))
+      s += (s.empty() ? "" : ", ") + row->variant + " " + fmt("%.1f", row->tflops);
+  }
+  return s.empty() ? s : " (" + s + ")";
+}
+
+// Best own variant / best vendor.
 Bar vendor_bar(const GemmGroup& g, const std::vector<const Row*>& rows) {
   Bar b;
-  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": best own / cublas";
+  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": best own / best vendor";
   b.min = g.bar_min;
   b.target = ">= " + fmt("%.2f", g.bar_min);
   const Row* vendor = nullptr;
   const Row* best = nullptr;
   for (const Row* row : rows) {
-    if (row->is_vendor && usable(*row)) vendor = row;
-    if (row->is_vendor || row->variant == "auto" || !usable(*row)) continue;
+    if (!usable(*row) || row->is_peer) continue;
+    if (row->is_vendor) {
+      if (!vendor || row->ms < vendor->ms) vendor = row;
+      continue;
+    }
+    if (row->variant == "auto") continue;
     if (!best || row->ms < best->ms) best = row;
   }
   if (vendor && best) {
@@ -42,7 +57,7 @@ Bar vendor_bar(const GemmGroup& g, const std::vector<const Row*>& rows) {
     const bool paired = std::isfinite(best->paired_ratio);
     b.value = paired ? best->paired_ratio : best->ratio_to_vendor;
     b.note = "best " + best->variant + " " + fmt("%.1f", best->tflops) + " vs " + vendor->variant +
-             " " + fmt("%.1f", vendor->tflops) + " TFLOP/s" +
+             " " + fmt("%.1f", vendor->tflops) + " TFLOP/s" + other_vendors(rows, vendor) +
              (paired ? "; interleaved, rows " + fmt("%.3f", best->ratio_to_vendor) : "");
   } else {
     b.note = !vendor ? "no correct vendor row" : "no correct own variant";
@@ -64,7 +79,7 @@ Bar auto_bar(const GemmGroup& g, const std::vector<const Row*>& rows, bool tuned
       autorow = row;
       continue;
     }
-    if (usable(*row) && (!fastest || row->ms < fastest->ms)) fastest = row;
+    if (usable(*row) && !row->is_peer && (!fastest || row->ms < fastest->ms)) fastest = row;
   }
   if (!autorow || !usable(*autorow) || !fastest) {
     b.note = !fastest ? "no correct variant" : "the auto row failed";

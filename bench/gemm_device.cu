@@ -75,6 +75,14 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) parts[blockIdx.x] = sh[0];
 }
 
+// A bf16 element as stored (the upper half of an f32), read as a number by compare_kernel.
+struct Bf16Bits {
+  std::uint16_t bits;
+  __device__ explicit operator double() const {
+    return static_cast<double>(__uint_as_float(static_cast<unsigned>(bits) << 16));
+  }
+};
+
 }  // namespace
 
 std::size_t gemm_elem_bytes(gpuopt_dtype_t dtype) {
@@ -141,8 +149,12 @@ void gemm_compare(const void* out, gpuopt_dtype_t dtype, const double* ref, std:
   } else if (dtype == GPUOPT_DTYPE_F32) {
     compare_kernel<float>
         <<<kGemmCheckParts, kThreads, 0, s>>>(static_cast<const float*>(out), ref, count, parts);
+  } else if (dtype == GPUOPT_DTYPE_BF16) {
+    compare_kernel<Bf16Bits>
+        <<<kGemmCheckParts, kThreads, 0, s>>>(static_cast<const Bf16Bits*>(out), ref, count, parts);
   } else {
-    throw BenchError(GPUOPT_ERROR_UNSUPPORTED, "gemm_compare: output dtype must be f32 or f64");
+    throw BenchError(GPUOPT_ERROR_UNSUPPORTED,
+                     "gemm_compare: output dtype must be f64, f32 or bf16");
   }
   CUDA_CHECK(cudaGetLastError());
 }

@@ -27,8 +27,8 @@ void gemm_poison(void* ptr, std::size_t bytes, cudaStream_t s);
 // Number of parts gemm_compare writes (one per block).
 constexpr int kGemmCheckParts = 1024;
 
-// Compares out (count elements of F32 or F64) with ref (count doubles), element by element in
-// flat order; writes kGemmCheckParts GemmCheckPart sums to parts (device memory).
+// Compares out (count elements of F64, F32 or BF16) with ref (count doubles), element by element
+// in flat order; writes kGemmCheckParts GemmCheckPart sums to parts (device memory).
 void gemm_compare(const void* out, gpuopt_dtype_t dtype, const double* ref, std::int64_t count,
                   GemmCheckPart* parts, cudaStream_t s);
 

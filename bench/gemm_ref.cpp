@@ -11,7 +11,7 @@ double gemm_tolerance(const std::string& config) {
   if (config == "f64") return 1e-12;
   if (config == "f32") return 1e-5;
   if (config == "tf32") return 5e-3;
-  if (config == "bf16") return 2e-2;
+  if (config == "bf16" || config == "bf16_bf16") return 2e-2;
   throw std::invalid_argument("gemm_tolerance: unknown config '" + config + "'");
 }
 

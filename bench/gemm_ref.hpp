@@ -93,8 +93,8 @@ BENCH_HD float gemm_value_bf16(std::uint64_t seed, std::uint32_t stream, std::ui
 
 // Host side.
 
-// The tolerance of a config ("f64", "f32", "tf32", "bf16"); throws std::invalid_argument for
-// others.
+// The tolerance of a config ("f64", "f32", "tf32", "bf16", "bf16_bf16"); throws
+// std::invalid_argument for others.
 double gemm_tolerance(const std::string& config);
 
 // Where flat index i of a column-major m x n x batch output lies.

@@ -22,8 +22,10 @@
 #include "suite_reduce.hpp"
 #include "suite_segmented_sort.hpp"
 #include "suite_stencil.hpp"
+#include "suite_torch.hpp"
 #include "suite_transpose.hpp"
 #include "suites.hpp"
+#include "torch_peer.hpp"
 #include "tuning.hpp"
 
 #ifndef GPUOPT_BENCH_GIT
@@ -166,8 +168,9 @@ int run(Options opt) {
     const Options gdn_opt = narrowed(opt, gdn_table);
     const std::vector<GdnGroup> gdn_groups = plan_gdn(gdn_opt, gdn_table);
     int total = 1 + graph_row_count(axpy_opt) + latency_row_count(opt) +
-                gemm_row_count(gemm_groups) + reduce_row_count(reduce_groups) +
-                stencil_row_count(stencil_groups) + gdn_row_count(gdn_groups);
+                gemm_row_count(gemm_groups) + torch_step_count(gemm_opt, gemm_groups) +
+                reduce_row_count(reduce_groups) + stencil_row_count(stencil_groups) +
+                gdn_row_count(gdn_groups);
     const Options transpose_opt = narrowed(opt, transpose_table);
     const std::vector<TransposeGroup> transpose_groups =
         plan_transpose(transpose_opt, transpose_table);
@@ -200,6 +203,7 @@ int run(Options opt) {
     run_latency_suite(env, &res.rows);
     env.opt = gemm_opt;
     for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
+    run_torch_peer(env, gemm_groups, &res.rows);
     env.opt = reduce_opt;
     for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
     env.opt = stencil_opt;
@@ -217,6 +221,7 @@ int run(Options opt) {
     compute_bars(res, axpy_opt);
     compute_latency_bars(res, opt);
     compute_gemm_bars(res, gemm_opt, gemm_groups);
+    compute_torch_bars(res);
     compute_reduce_bars(res, reduce_groups);
     compute_stencil_bars(res, stencil_groups);
     compute_gdn_bars(res, gdn_groups);

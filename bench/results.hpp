@@ -16,16 +16,19 @@ struct Options {
   int device = 0;
   int gpus = 0;            // multi-GPU suites: GPUs to use (0: all)
   std::string op = "all";  // "all", a suite of suites.hpp, or "none" (no suite, set internally)
-  std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};  // axpy
-  std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16"};       // gemm configs
-  std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};                  // axpy elements
-  std::vector<std::int64_t> gemm_sizes = {4096, 8192};  // n of the square gemm rows
-  std::vector<std::string> variants;                    // empty: all variants plus auto
+  std::vector<gpuopt_dtype_t> dtypes = {GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64};          // axpy
+  std::vector<std::string> gemm_types = {"f64", "f32", "tf32", "bf16", "bf16_bf16"};  // gemm
+  std::vector<std::int64_t> sizes = {std::int64_t{1} << 28};  // axpy elements
+  std::vector<std::int64_t> gemm_sizes = {4096, 8192};        // n of the square gemm rows
+  std::vector<std::string> variants;                          // empty: all variants plus auto
   int repeats = 20;
   int warmup = 3;
   std::string json_path;  // empty: no JSON file
   bool quick = false;
   bool require_bars = false;  // exit 3 when a bar is missed
+  // gemm torch.matmul peer rows (bench/torch_matmul.py): auto runs them when torch imports (else
+  // none), on requires them (a row error when torch cannot run), off skips them.
+  enum class Torch { automatic, on, off } torch = Torch::automatic;
   bool help = false;
   bool list_suites = false;  // --list-suites: print the default-suite table and exit
   bool tune = false;         // --tune[=FILE]: tune each group's problem, write the cache
@@ -35,7 +38,7 @@ struct Options {
 
   bool wants_op(const std::string& name) const { return op == "all" || op == name; }
   bool wants_dtype(gpuopt_dtype_t t) const;
-  bool wants_gemm_type(const std::string& t) const;  // "f64", "f32", "tf32", "bf16"
+  bool wants_gemm_type(const std::string& t) const;  // "f64", "f32", "tf32", "bf16", ...
   // True when variant `name` was asked for (auto: "auto"); the vendor is measured regardless.
   bool wants_variant(const std::string& name) const;
 };
@@ -43,7 +46,7 @@ struct Options {
 // One measured configuration: a row of the ladder table and of the JSON "results".
 struct Row {
   std::string op;     // "axpy", "axpy_x1000", "latency", "gemm", ...
-  std::string dtype;  // "f32", "f64"; gemm: the config "f64", "f32", "tf32", "bf16"
+  std::string dtype;  // "f32", "f64"; gemm: the config "f64", "f32", "tf32", "bf16", "bf16_bf16"
   std::string shape;  // "n=268435456"; gemm: "4096x4096x4096", "512x(256x256x256)"
   std::int64_t n = 0;
   std::int64_t m = 0, k = 0, batch = 0;  // gemm rows (0 elsewhere)
@@ -54,6 +57,7 @@ struct Row {
   std::string data;         // "random", "patterned", "exact"
   int compressed = -1;      // gpuopt_buffer_is_compressed of x and y (1 only when both); -1: n/a
   bool is_vendor = false;
+  bool is_peer = false;  // another library's row (gemm: torch.matmul): neither own nor vendor
   bool skipped = false;  // variant cannot run on this device: not a failure
   int calls = 1;         // operations per timed unit (1000 for axpy_x1000)
 
@@ -129,7 +133,8 @@ struct Results {
   std::vector<Bar> bars;
 };
 
-// Fills gbs, tflops, share_of_roof, vendor, vendor_ms and ratio_to_vendor of every row.
+// Fills gbs, tflops, share_of_roof, vendor, vendor_ms and ratio_to_vendor of every row. The vendor
+// of a group is its fastest correct vendor row (gemm has two: cublas and cublaslt).
 void finish_rows(Results& r);
 
 // Computes the bars from the rows (only those whose rows were planned).

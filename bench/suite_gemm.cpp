@@ -47,7 +47,8 @@ std::vector<GemmConfig> all_configs() {
   return {{"f64", GPUOPT_DTYPE_F64, GPUOPT_DTYPE_F64, GPUOPT_COMPUTE_F64},
           {"f32", GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32},
           {"tf32", GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_TF32},
-          {"bf16", GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32}};
+          {"bf16", GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32},
+          {"bf16_bf16", GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_BF16, GPUOPT_COMPUTE_F32}};
 }
 
 // The floors of best own / vendor.
@@ -313,7 +314,9 @@ std::vector<GemmGroup> plan_gemm(const Options& opt, const std::vector<VariantSp
   if (!opt.wants_op("gemm")) return groups;
   std::string reference;
   for (const VariantSpec& v : table) {
-    if (v.is_vendor && (v.dtype_mask & (1u << GPUOPT_DTYPE_F64))) reference = v.name;
+    // The first vendor that has f64 (cublas): the reference of every row.
+    if (v.is_vendor && (v.dtype_mask & (1u << GPUOPT_DTYPE_F64)) && reference.empty())
+      reference = v.name;
   }
   auto add = [&](const GemmConfig& cfg, GemmShapeKind kind, std::int64_t m, std::int64_t n,
                  std::int64_t k, std::int64_t batch) {
@@ -346,11 +349,11 @@ std::vector<GemmGroup> plan_gemm(const Options& opt, const std::vector<VariantSp
   const std::int64_t rect_mn = opt.quick ? 2048 : 8192, rect_k = opt.quick ? 256 : 1024;
   const std::int64_t batch = opt.quick ? 64 : 512, side = opt.quick ? 128 : 256;
   for (const GemmConfig& c : configs) {
-    if (c.name != "f32" && c.name != "bf16") continue;
+    if (c.name == "f64" || c.name == "tf32") continue;
     add(c, GemmShapeKind::kRect, rect_mn, rect_mn, rect_k, 1);
   }
   for (const GemmConfig& c : configs) {
-    if (c.name != "f32" && c.name != "bf16") continue;
+    if (c.name == "f64" || c.name == "tf32") continue;
     add(c, GemmShapeKind::kBatched, side, side, side, batch);
   }
   return groups;
@@ -407,14 +410,14 @@ void time_pair(BenchEnv& env, const GemmGroup& g, const Operands& o, Row* own, R
   own->paired_ratio = median(vendor_ms) / median(own_ms);
 }
 
-// The usable rows of a group that the bar compares: fastest own variant and the vendor.
+// The usable rows of a group that the bar compares: fastest own variant and fastest vendor.
 void pair_rows(std::vector<Row>* rows, std::size_t first, Row** own, Row** vendor) {
   *own = *vendor = nullptr;
   for (std::size_t i = first; i < rows->size(); ++i) {
     Row& r = (*rows)[i];
-    if (!r.error.empty() || r.skipped || !r.correct || !std::isfinite(r.ms)) continue;
+    if (!r.error.empty() || r.skipped || !r.correct || !std::isfinite(r.ms) || r.is_peer) continue;
     if (r.is_vendor) {
-      *vendor = &r;
+      if (!*vendor || r.ms < (*vendor)->ms) *vendor = &r;
     } else if (r.variant != "auto" && (!*own || r.ms < (*own)->ms)) {
       *own = &r;
     }

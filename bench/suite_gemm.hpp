@@ -1,11 +1,14 @@
 // The gemm rows (m = n = k unless said, NN, column-major, alpha = 1, beta = 0 on NaN-poisoned C):
 // - square n = 4096 and 8192 (--sizes with --op gemm; 1024 and 2048 with --quick) for f64,
-//   f32 exact, tf32 (f32 in and out, TF32 compute) and bf16 in, f32 out: every variant of the
-//   table that has the input dtype, except that the textbook rungs (naive, smem_tiled,
-//   smem_coalesced_padded, register_blocked) run only up to n = 4096 (the ladder);
-// - rectangular 8192 x 8192 x 1024 and strided-batched 512 x (256 x 256 x 256), f32 and bf16:
-//   the non-textbook variants;
-// each with the vendor ("cublas", the yardstick of ratio_to_vendor) and "auto".
+//   f32 exact, tf32 (f32 in and out, TF32 compute), bf16 in, f32 out ("bf16") and bf16 in and
+//   out ("bf16_bf16", torch's bf16 matmul): every variant of the table that has the input dtype,
+//   except that the textbook rungs (naive, smem_tiled, smem_coalesced_padded, register_blocked)
+//   run only up to n = 4096 (the ladder);
+// - rectangular 8192 x 8192 x 1024 and strided-batched 512 x (256 x 256 x 256), f32, bf16 and
+//   bf16_bf16: the non-textbook variants;
+// each with the vendor rows ("cublas" and "cublaslt": the faster is the yardstick of
+// ratio_to_vendor and of the bars) and "auto"; and, when torch imports on the machine, a
+// "torch.matmul" peer row per table (suite_torch.cpp, bench/torch_matmul.py).
 // A row forces its variant, checks one call on fresh inputs against cuBLAS f64 on the same
 // (upcast) inputs, then times it. A variant that refuses the problem (GPUOPT_ERROR_UNSUPPORTED)
 // is a skipped row with the reason, not a failure.
@@ -22,7 +25,7 @@ namespace bench {
 
 // A type configuration of the gemm rows.
 struct GemmConfig {
-  std::string name;  // "f64", "f32", "tf32", "bf16" (the rows' dtype)
+  std::string name;  // "f64", "f32", "tf32", "bf16", "bf16_bf16" (the rows' dtype)
   gpuopt_dtype_t a_type = GPUOPT_DTYPE_F32;
   gpuopt_dtype_t c_type = GPUOPT_DTYPE_F32;
   gpuopt_compute_t compute = GPUOPT_COMPUTE_F32;

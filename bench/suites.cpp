@@ -29,13 +29,15 @@ const std::vector<Suite>& suites() {
        "cuMemGetAddressRange, cudaGetDevice) and of an empty kernel launched with the triple "
        "chevron and "
        "with cuLaunchKernel (ns per call in the note)"},
-      {"gemm", "ladders against cuBLAS: f64, f32, tf32, bf16 -> f32",
-       "gemm square n = 4096, f64, f32 (exact), tf32, bf16 -> f32: every variant of the table "
-       "with the input dtype (the ladder), then `auto`. Square n = 8192, the same types; "
-       "8192 x 8192 x 1024 and the strided batch 512 x (256 x 256 x 256), f32 and bf16 -> f32: "
+      {"gemm", "ladders against cuBLAS / cuBLASLt: f64, f32, tf32, bf16 -> f32 / bf16",
+       "gemm square n = 4096, f64, f32 (exact), tf32, bf16 -> f32, bf16 -> bf16: every variant "
+       "of the table with the input dtype (the ladder), then `auto`. Square n = 8192, the same "
+       "types; 8192 x 8192 x 1024 and the strided batch 512 x (256 x 256 x 256), f32, bf16 -> "
+       "f32 and bf16 -> bf16: "
        "the non-textbook variants (the textbook rungs `naive`, `smem_tiled`, "
        "`smem_coalesced_padded`, `register_blocked` run only up to n = 4096 unless `--variants` "
-       "names them), the vendor, `auto`"},
+       "names them), the vendors (`cublas`, `cublaslt`), `auto`; where PyTorch imports, one "
+       "`torch.matmul` row per table"},
       {"reduce",
        "the reduction ladder, sum/min/max/argmax, rows;\nn = the largest --sizes, 2^28 by default",
        "reduce sum i32, n = 2^28 (largest `--sizes`; 2^24 with `--quick`): every variant (the "

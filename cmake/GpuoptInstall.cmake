@@ -24,10 +24,10 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuopt.pc.in ${PROJECT_BINARY_DIR}/gp
 install(FILES ${PROJECT_BINARY_DIR}/gpuopt.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(GPUOPT_BUILD_STATIC)
   # gpuopt_static.pc: what the static library needs besides itself (src/CMakeLists.txt,
-  # GPUOPT_STATIC_LINK_LIBS), as linker flags: cuBLAS (shared, found at run time through the
-  # rpath), the static CUDA runtime and its system libraries, dlopen, the C++ runtime.
+  # GPUOPT_STATIC_LINK_LIBS), as linker flags: cuBLAS and cuBLASLt (shared, found at run time
+  # through the rpath), the static CUDA runtime and its system libraries, dlopen, the C++ runtime.
   set(GPUOPT_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
-  set(_gpuopt_pc_libs cublas cudart_static ${CMAKE_DL_LIBS} ${GPUOPT_CXX_RUNTIME_LIBS} rt pthread)
+  set(_gpuopt_pc_libs cublas cublasLt cudart_static ${CMAKE_DL_LIBS} ${GPUOPT_CXX_RUNTIME_LIBS} rt pthread)
   list(REMOVE_DUPLICATES _gpuopt_pc_libs)
   list(TRANSFORM _gpuopt_pc_libs PREPEND "-l")
   list(JOIN _gpuopt_pc_libs " " _gpuopt_pc_libs)

@@ -674,8 +674,9 @@ typedef struct gpuopt_gemm_desc_t {
  *
  * Variants (gpuopt_variant_count() with ::GPUOPT_OP_GEMM lists those of this build): `naive`,
  * `smem_tiled`, `smem_coalesced_padded`, `register_blocked`, `warptiled_cpasync` (sm_80+),
- * `f64_tensorcore` (sm_80+ f64 mma.sync), `sm90_tma_wgmma` (sm_90a, bf16/f16/tf32), `cublas`.
- * Auto dispatch takes the fastest that can implement the problem; unaligned pointers, odd leading
+ * `f64_tensorcore` (sm_80+ f64 mma.sync), `sm90_tma_wgmma` (sm_90a, bf16/f16/tf32), `cublas`,
+ * `cublaslt` (cublasLtMatmul; every problem with k >= 1). Auto dispatch takes the fastest that
+ * can implement the problem; unaligned pointers, odd leading
  * dimensions and tails are handled by predication or by routing to a variant that can.
  * Expected accuracy (relative Frobenius error against an f64 reference): f64 1e-12, f32 1e-5,
  * tf32 5e-3, bf16 2e-2.

@@ -96,7 +96,8 @@ def ladder(rows):
 
 
 def gemm_ladder(rows):
-    """Markdown lines for one GEMM table: TFLOP/s and the ratio to cuBLAS."""
+    """Markdown lines for one GEMM table: TFLOP/s and the ratio to the vendor (the faster of
+    cublas and cublaslt; torch.matmul rows are a peer's, not gpuopt's)."""
     first = rows[0]
     lines = ["#### gemm {} {} ({} in, {} out, compute {})".format(
         first.get("dtype"), first.get("shape"), first.get("a_type", "?"), first.get("c_type", "?"),
@@ -105,7 +106,7 @@ def gemm_ladder(rows):
     if vendors:
         name, ms = sorted(vendors, key=str)[0]
         lines += ["Vendor: {} at {} ms in the same run.".format(name, fmt(ms, ".4f")), ""]
-    header = ["variant", "ms", "TFLOP/s", "vs cuBLAS", "correct", "rel_err", "note"]
+    header = ["variant", "ms", "TFLOP/s", "vs vendor", "correct", "rel_err", "note"]
     body = [[r.get("variant"), fmt(r.get("ms"), ".4f"), fmt(r.get("tflops"), ".1f"),
              fmt(r.get("ratio_to_vendor"), ".2f", "x"), correct_cell(r), fmt(r.get("rel_err"), ".1e"),
              note_cell(r)] for r in rows]
@@ -331,10 +332,12 @@ def every_row(doc):
         lines += ["### GEMM ladders", "",
                   "C = A B, column-major, NN, beta = 0 on NaN-poisoned C. ms is the median of the "
                   "timed samples (CUDA events, after warm-up); TFLOP/s = 2 m n k batch / time; vs "
-                  "cuBLAS is cuBLAS ms / ms in the same run (above 1 is faster). Each row is "
+                  "vendor is the vendor's ms / ms in the same run (above 1 is faster), the vendor "
+                  "being the faster of the cublas and cublaslt rows where both ran. Each row is "
                   "checked before timing on fresh inputs against cuBLAS in f64 on the same inputs: "
                   "relative Frobenius error under 1e-12 (f64), 1e-5 (f32), 5e-3 (tf32), 2e-2 "
-                  "(bf16), no NaN.", ""]
+                  "(bf16), no NaN. A torch.matmul row, where torch was importable on the machine, "
+                  "is PyTorch timed the same way by bench/torch_matmul.py (not checked).", ""]
         for rows in gemm_groups.values():
             lines += gemm_ladder(rows)
     if stencil_groups:

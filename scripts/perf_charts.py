@@ -16,6 +16,7 @@ ROOFLINE = "roofline"
 OWN_COLOR = "#9ecae1"
 AUTO_COLOR = "#3182bd"
 VENDOR_COLOR = "#e6550d"
+PEER_COLOR = "#bdbdbd"  # another library's row (torch.matmul)
 ROOF_COLOR = "#222222"
 OP_COLORS = {"axpy": "#1f77b4", "gemm": "#d62728", "reduce": "#2ca02c", "stencil": "#9467bd",
              "gdn": "#8c564b", "transpose": "#e377c2", "segmented_sort": "#7f7f7f"}
@@ -90,7 +91,7 @@ def _ladder_chart(plt, op, panels, doc):
     for ax, (_, rows) in zip(axes[:, 0], panels):
         tflops = pd.uses_tflops(rows)
         values = [pd.rate(r, tflops) for r in rows]
-        colors = [VENDOR_COLOR if r.get("is_vendor") else
+        colors = [VENDOR_COLOR if r.get("is_vendor") else PEER_COLOR if r.get("is_peer") else
                   AUTO_COLOR if r.get("variant") == "auto" else OWN_COLOR for r in rows]
         ys = list(range(len(rows)))
         ax.barh(ys, [v or 0 for v in values], color=colors, height=0.72)

@@ -85,7 +85,14 @@ def headline_groups(doc):
 
 
 def vendor_row(rows):
-    return next((r for r in rows if r.get("is_vendor")), None)
+    """The group's vendor: its fastest correct vendor row (gemm has two, cublas and cublaslt),
+    else its first vendor row, or None."""
+    vendors = [r for r in rows if r.get("is_vendor")]
+    timed = [r for r in vendors
+             if r.get("correct") and not r.get("error") and is_num(r.get("ms")) and r["ms"] > 0]
+    if timed:
+        return min(timed, key=lambda r: r["ms"])
+    return vendors[0] if vendors else None
 
 
 def auto_row(rows):
@@ -93,9 +100,10 @@ def auto_row(rows):
 
 
 def best_own(rows, tflops):
-    """The fastest correct forced row that is not the vendor's, or None."""
+    """The fastest correct forced row that is neither the vendor's nor a peer's, or None."""
     own = [r for r in measured(rows, tflops)
-           if not r.get("is_vendor") and r.get("variant") != "auto" and r.get("correct")]
+           if not r.get("is_vendor") and not r.get("is_peer") and r.get("variant") != "auto"
+           and r.get("correct")]
     return max(own, key=lambda r: rate(r, tflops)) if own else None
 
 
@@ -145,6 +153,8 @@ def row_bytes(r):
 def roofline_point(r):
     """(arithmetic intensity in flop/byte, achieved TFLOP/s) of a measured row, or None."""
     if r.get("skipped") or not r.get("correct") or not is_num(r.get("ms")) or r["ms"] <= 0:
+        return None
+    if r.get("is_peer"):  # another library (torch.matmul): not a point of gpuopt's
         return None
     if r.get("op") in NOT_LADDERS:
         return None

@@ -164,11 +164,11 @@ fn main() {
             }
             None => println!(
                 "cargo:warning=gpuopt: no CUDA library directory (set GPUOPT_CUDA_LIB_DIR or \
-                 CUDA_PATH); linking cudart_static and cublas from the default search path"
+                 CUDA_PATH); linking cudart_static, cublas and cublasLt from the default search path"
             ),
         }
         println!("cargo:rustc-link-lib=static=cudart_static");
-        for lib in ["cublas", "stdc++", "m", "dl", "rt", "pthread"] {
+        for lib in ["cublas", "cublasLt", "stdc++", "m", "dl", "rt", "pthread"] {
             println!("cargo:rustc-link-lib=dylib={lib}");
         }
     } else {

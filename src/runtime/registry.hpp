@@ -33,7 +33,13 @@ struct alignas(128) PlanStorage {
 // What a launcher gets besides the problem: where to enqueue and with what.
 struct ExecEnv {
   cudaStream_t stream = nullptr;
-  cublasHandle_t blas = nullptr;  // the stream's cuBLAS handle (vendor variants)
+  // The stream's cuBLAS handle (vendor variants). cuBLAS documents that a cublasHandle_t can be
+  // used as a cublasLtHandle_t by a cast: the cuBLASLt variant uses the same handle.
+  cublasHandle_t blas = nullptr;
+  // The workspace set on `blas` (cublasSetWorkspace); cuBLASLt calls on the same stream pass it
+  // to cublasLtMatmul, in stream order with the cuBLAS calls that use it.
+  void* blas_workspace = nullptr;
+  std::size_t blas_workspace_bytes = 0;
   const DeviceDesc* device = nullptr;
   const char* fn = "";        // public entry point, for error messages
   void* workspace = nullptr;  // the stream's op workspace (kOpWorkspaceBytes, see above)

@@ -53,6 +53,8 @@ ExecEnv exec_env(const char* fn, const Stream& s) {
   env.fn = fn;
   if (s.res) {
     env.blas = s.res->blas;
+    env.blas_workspace = s.res->blas_workspace;
+    env.blas_workspace_bytes = s.res->blas_workspace_bytes;
     env.workspace = s.res->op_workspace;
     env.workspace_bytes = kOpWorkspaceBytes;
   }

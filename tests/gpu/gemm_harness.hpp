@@ -452,10 +452,13 @@ inline std::string last_gemm_variant(gpuopt_context_t ctx) {
   return last_variant_name(ctx, GPUOPT_OP_GEMM);
 }
 
-// Variants that must accept every valid problem of the config (the others may refuse cases they
-// cannot do, e.g. for alignment, with GPUOPT_ERROR_UNSUPPORTED).
-inline bool gemm_must_accept(const std::string& variant, const GemmTypeConfig& cfg) {
+// Variants that must accept every valid problem c of the config (the others may refuse cases
+// they cannot do, e.g. for alignment, with GPUOPT_ERROR_UNSUPPORTED). cublaslt takes every
+// problem with k >= 1: every type, transpose, leading dimension, alignment and batch.
+inline bool gemm_must_accept(const std::string& variant, const GemmTypeConfig& cfg,
+                             const GemmCase& c) {
   if (variant == "naive" || variant == "cublas") return true;
+  if (variant == "cublaslt") return c.k >= 1;
   const bool exact = cfg.ab == GPUOPT_DTYPE_F64 ||
                      (cfg.ab == GPUOPT_DTYPE_F32 && cfg.compute == GPUOPT_COMPUTE_F32);
   return exact && (variant == "smem_tiled" || variant == "smem_coalesced_padded" ||

@@ -131,7 +131,7 @@ class GemmSweep : public gput::GpuTest, public ::testing::WithParamInterface<std
     if (st == GPUOPT_ERROR_UNSUPPORTED) {
       const std::string msg = gput::last_message();
       EXPECT_FALSE(is_auto) << "automatic dispatch found no variant: " << msg;
-      EXPECT_FALSE(gput::gemm_must_accept(v, d.config())) << v << " refused: " << msg;
+      EXPECT_FALSE(gput::gemm_must_accept(v, d.config(), d.problem())) << v << " refused: " << msg;
       EXPECT_NE(msg.find("gpuopt_gemm"), std::string::npos) << msg;
       ++tally->refused;
       sync();

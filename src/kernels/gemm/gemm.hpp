@@ -3,7 +3,8 @@
 // Dispatch rule: among the variants whose dtype, architecture and can_implement accept the
 // problem, the highest preference wins. Preferences follow the measured ladder
 // (docs/notes/gemm.md): the own rungs rank from the textbook rung up to the arch-specific tensor
-// core rungs, and cublas ranks above any own rung that measured slower than it in the bench.
+// core rungs, and the vendor rungs (cublas, then cublaslt) rank above any own rung that measured
+// slower than the vendor in the bench.
 #pragma once
 #include <cstdint>
 
@@ -34,6 +35,9 @@ const char* gemm_need_alignment(const GemmProblem& p, std::size_t bytes);
 
 gpuopt_status_t gemm_launch_naive(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env);
+// cublaslt (cublaslt_vendor.cpp): cublasLtMatmul with a cached heuristic plan per problem class.
+const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc& dev);
+gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env);
 // SIMT exact f32/f64 rungs (smem_tiled.cu, smem_coalesced_padded.cu, register_blocked.cu,
 // warptiled_cpasync.cu); can_implement: simt_can.cpp and warptiled_cpasync.cu.
 const char* gemm_can_simt_exact(const GemmProblem& p, const DeviceDesc& dev);

@@ -1,0 +1,110 @@
+#include "suite_torch.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "torch_peer.hpp"
+
+namespace bench {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = secure_getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+// torch_matmul.py in the directory of this executable (the build puts it there).
+std::string default_helper() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "torch_matmul.py";
+  std::string exe(buf, static_cast<std::size_t>(n));
+  const std::size_t slash = exe.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : exe.substr(0, slash)) +
+         "/torch_matmul.py";
+}
+
+// s quoted for /bin/sh.
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The helper's stdout, or a report error when it could not be run.
+TorchReport run_helper(const std::string& command) {
+  std::FILE* p = popen(command.c_str(), "r");
+  if (!p) return TorchReport{"cannot start the torch helper (popen failed)", "", "", "", {}};
+  std::string out;
+  char buf[4096];
+  std::size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, got);
+  const int status = pclose(p);
+  TorchReport report = parse_torch_report(out);
+  if (status != 0 && !report.error.empty()) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    report.error = "the torch helper failed (" + command + ": exit " + std::to_string(code) +
+                   (code == 127 ? ", not found" : "") + ")";
+  }
+  return report;
+}
+
+bool wanted(const Options& opt, const std::vector<GemmGroup>& groups) {
+  if (opt.torch == Options::Torch::off || !opt.wants_variant("auto")) return false;
+  return !groups.empty();
+}
+
+}  // namespace
+
+int torch_step_count(const Options& opt, const std::vector<GemmGroup>& groups) {
+  return wanted(opt, groups) ? 1 : 0;
+}
+
+void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, std::vector<Row>* rows) {
+  if (!wanted(env.opt, groups)) return;
+  const std::string python = env_or("GPUOPT_BENCH_PYTHON", "python3");
+  const std::string helper = env_or("GPUOPT_BENCH_TORCH_HELPER", default_helper());
+  std::string command = sh_quote(python) + " " + sh_quote(helper) + " --device " +
+                        std::to_string(env.opt.device) + " --warmup " +
+                        std::to_string(env.timer.warmup) + " --repeats " +
+                        std::to_string(env.timer.repeats);
+  for (const GemmGroup& g : groups) command += " " + sh_quote(torch_case_id(gemm_row_base(g)));
+  env.progress.start("gemm torch.matmul peer rows (" + std::to_string(groups.size()) + " tables, " +
+                     helper + ")");
+  TorchReport report;
+  if (env.broken()) {
+    report.error = "not run: " + env.broken_reason();
+  } else {
+    report = run_helper(command);
+  }
+  if (!report.error.empty() && env.opt.torch == Options::Torch::automatic) {
+    env.progress.finish("none: " + report.error + " (--torch requires them)");
+    return;
+  }
+  int timed = 0;
+  for (const GemmGroup& g : groups) {
+    const Row base = gemm_row_base(g);
+    Row row = torch_row(base, report);
+    if (row.error.empty()) ++timed;
+    // Without --torch a case torch could not time (out of memory, say) is not gpuopt's failure.
+    if (!row.error.empty() && env.opt.torch == Options::Torch::automatic) {
+      row.skipped = true;
+      row.error = "skipped: " + row.error;
+    }
+    std::size_t at = rows->size();
+    for (std::size_t i = 0; i < rows->size(); ++i) {
+      if ((*rows)[i].group_key() == base.group_key()) at = i + 1;
+    }
+    rows->insert(rows->begin() + static_cast<std::ptrdiff_t>(at), row);
+  }
+  env.progress.finish(report.error.empty()
+                          ? "torch " + report.torch + ": " + std::to_string(timed) + " of " +
+                                std::to_string(groups.size()) + " timed"
+                          : "ERROR " + report.error);
+}
+
+}  // namespace bench

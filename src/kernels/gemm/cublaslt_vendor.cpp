@@ -1,0 +1,136 @@
+// gemm cublaslt: cublasLtMatmul on the stream's cuBLAS handle (cuBLAS documents that a
+// cublasHandle_t serves as a cublasLtHandle_t by a cast) with the stream's cuBLAS workspace (32 MiB
+// on Hopper and later, 4 MiB before; PyTorch hands cuBLASLt 1 MiB by default) and the algorithm
+// cuBLASLt's heuristic ranks first for the problem class, with the alignment of the operands as
+// hints (as PyTorch's bgemm_internal_cublaslt). The heuristic runs once per class
+// (cublaslt_plan.hpp); the compute types are the cublas rung's (cublas_types.hpp). The second
+// vendor rung: the bench's vendor figure is the faster of the two.
+#include <cublasLt.h>
+
+#include <climits>
+#include <memory>
+
+#include "kernels/gemm/cublas_types.hpp"
+#include "kernels/gemm/cublaslt_plan.hpp"
+#include "kernels/gemm/gemm.hpp"
+#include "runtime/blas_error.hpp"
+#include "runtime/error.hpp"
+
+namespace gpuopt {
+namespace {
+
+#define GPUOPT_LT_TRY(call)                             \
+  do {                                                  \
+    const cublasStatus_t lt_st_ = (call);               \
+    if (lt_st_ != CUBLAS_STATUS_SUCCESS) return lt_st_; \
+  } while (0)
+
+template <class T>
+cublasStatus_t set_layout(cublasLtMatrixLayout_t l, cublasLtMatrixLayoutAttribute_t attr, T v) {
+  return cublasLtMatrixLayoutSetAttribute(l, attr, &v, sizeof v);
+}
+
+// A column-major rows x cols matrix (leading dimension ld), batch of them `stride` apart.
+cublasStatus_t make_layout(cudaDataType_t type, std::int64_t rows, std::int64_t cols,
+                           std::int64_t ld, std::int64_t batch, std::int64_t stride,
+                           cublasLtMatrixLayout_t* out) {
+  GPUOPT_LT_TRY(cublasLtMatrixLayoutCreate(out, type, static_cast<std::uint64_t>(rows),
+                                           static_cast<std::uint64_t>(cols), ld));
+  if (batch > 1) {
+    GPUOPT_LT_TRY(
+        set_layout(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, static_cast<std::int32_t>(batch)));
+    GPUOPT_LT_TRY(set_layout(*out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, stride));
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// Owns a matmul preference while the heuristic runs.
+struct Preference {
+  cublasLtMatmulPreference_t p = nullptr;
+  ~Preference() {
+    if (p) cublasLtMatmulPreferenceDestroy(p);
+  }
+  template <class T>
+  cublasStatus_t set(cublasLtMatmulPreferenceAttributes_t attr, T v) {
+    return cublasLtMatmulPreferenceSetAttribute(p, attr, &v, sizeof v);
+  }
+};
+
+// Descriptors of p and the heuristic's first algorithm within workspace_bytes.
+cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t workspace_bytes,
+                         LtPlan* plan) {
+  const GemmScalars scalars(p);
+  GPUOPT_LT_TRY(cublasLtMatmulDescCreate(&plan->op, gemm_cublas_compute(p), scalars.scale_type()));
+  const cublasOperation_t ta = gemm_cublas_op(p.trans_a), tb = gemm_cublas_op(p.trans_b);
+  GPUOPT_LT_TRY(
+      cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  GPUOPT_LT_TRY(
+      cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  const cudaDataType_t ab = gemm_cuda_type(p.a_type), c = gemm_cuda_type(p.c_type);
+  const bool na = p.trans_a == GPUOPT_TRANS_N, nb = p.trans_b == GPUOPT_TRANS_N;
+  GPUOPT_LT_TRY(
+      make_layout(ab, na ? p.m : p.k, na ? p.k : p.m, p.lda, p.batch, p.stride_a, &plan->a));
+  GPUOPT_LT_TRY(
+      make_layout(ab, nb ? p.k : p.n, nb ? p.n : p.k, p.ldb, p.batch, p.stride_b, &plan->b));
+  GPUOPT_LT_TRY(make_layout(c, p.m, p.n, p.ldc, p.batch, p.stride_c, &plan->c));
+
+  const std::size_t ea = dtype_size(p.a_type), ec = dtype_size(p.c_type);
+  plan->align_a = lt_alignment(p.A, p.stride_a, ea, p.batch);
+  plan->align_b = lt_alignment(p.B, p.stride_b, ea, p.batch);
+  plan->align_c = lt_alignment(p.C, p.stride_c, ec, p.batch);
+  Preference pref;
+  GPUOPT_LT_TRY(cublasLtMatmulPreferenceCreate(&pref.p));
+  GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                         static_cast<std::uint64_t>(workspace_bytes)));
+  GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, plan->align_a));
+  GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, plan->align_b));
+  GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, plan->align_c));
+  GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, plan->align_c));
+
+  cublasLtMatmulHeuristicResult_t result{};
+  int returned = 0;
+  const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt, plan->op, plan->a, plan->b, plan->c,
+                                                           plan->c, pref.p, 1, &result, &returned);
+  if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && returned == 0))
+    return CUBLAS_STATUS_SUCCESS;  // no algorithm: has_algo stays false
+  GPUOPT_LT_TRY(st);
+  plan->algo = result.algo;
+  plan->algo_workspace = result.workspaceSize;
+  plan->has_algo = true;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
+  if (p.k == 0) return "k = 0 (C = beta * C only): cuBLASLt multiplies k >= 1 (cublas scales C)";
+  if (p.batch > INT_MAX) return "batch_count above 2^31 - 1 (cuBLASLt's batch count is 32-bit)";
+  return nullptr;
+}
+
+gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
+  const auto lt = reinterpret_cast<cublasLtHandle_t>(env.blas);
+  const LtKey key = lt_key(p, *env.device, env.blas_workspace_bytes);
+  LtPlanCache& cache = lt_plan_cache();
+  std::shared_ptr<const LtPlan> plan = cache.find(key);
+  if (!plan) {
+    auto made = std::make_shared<LtPlan>();
+    const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, made.get());
+    if (st != CUBLAS_STATUS_SUCCESS)
+      return blas_fail(st, env.fn, "cublaslt gemm: planning (descriptors, heuristic)");
+    plan = cache.insert(key, std::move(made));
+  }
+  if (!plan->has_algo)
+    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                "cublaslt gemm: cuBLASLt's heuristic has no algorithm for this problem (types, "
+                "layouts, alignment of A, B, C %u, %u, %u bytes, %zu bytes of workspace)",
+                plan->align_a, plan->align_b, plan->align_c, env.blas_workspace_bytes);
+  const GemmScalars s(p);
+  const cublasStatus_t st = cublasLtMatmul(
+      lt, plan->op, s.alpha(), p.A, plan->a, p.B, plan->b, s.beta(), p.C, plan->c, p.C, plan->c,
+      &plan->algo, env.blas_workspace, env.blas_workspace_bytes, env.stream);
+  return st == CUBLAS_STATUS_SUCCESS ? GPUOPT_SUCCESS
+                                     : blas_fail(st, env.fn, "cublaslt gemm: cublasLtMatmul");
+}
+
+}  // namespace gpuopt
