@@ -16,6 +16,9 @@ namespace gpuopt_blas {
 namespace gpu {
 namespace {
 
+constexpr int kDefaultWorkers = 4;   // pipeline workers per GPU (see Engine::pipeline)
+constexpr int kFallbackWorkers = 2;  // when the GPUs cannot hold four
+
 std::atomic<bool> g_forked{false};
 void on_fork_child() { g_forked = true; }
 
@@ -120,8 +123,16 @@ gpuopt_host_tiled::Pipeline* Engine::pipeline(std::string* why) {
   }
   std::string err;
   gpuopt_host_tiled::Options options;
-  if (c.streams > 0) options.streams_per_device = c.streams;  // GPUOPT_BLAS_STREAMS
+  // Workers per GPU: GPUOPT_BLAS_STREAMS, else 4. Measured on 2x H100 (dgemm_ on host arrays,
+  // n = 32768, panels order): 2 workers 1.924 s on one GPU / 1.070 s on two (1.80x), 3 workers
+  // 1.662 / 0.966, 4 workers 1.580 / 0.871 (1.81x); 4 workers hold 2.5 GiB of device and of
+  // pinned memory per GPU, so a GPU that cannot hold them gets 2.
+  options.streams_per_device = c.streams > 0 ? c.streams : kDefaultWorkers;
   pipe_ = gpuopt_host_tiled::Pipeline::create(devices, options, &err);
+  if (!pipe_ && c.streams <= 0) {
+    options.streams_per_device = kFallbackWorkers;
+    pipe_ = gpuopt_host_tiled::Pipeline::create(devices, options, &err);
+  }
   if (!pipe_) {
     // Retried by later calls (memory may be free by then), up to kMaxSetupFailures in a row.
     if (++setup_failures_ >= kMaxSetupFailures) {
