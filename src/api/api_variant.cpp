@@ -24,6 +24,23 @@ gpuopt_status_t check_index(const char* fn, const gpuopt::OpTable& t, int index)
                 t.op_name, t.count - 1);
   return GPUOPT_SUCCESS;
 }
+
+// The name of the variant index `slot` reads from a context (its forced or its last variant), or
+// `none` while the slot holds no variant.
+template <class Slot>
+gpuopt_status_t slot_name(const char* fn, gpuopt_context_t ctx, gpuopt_op_t op, const char** name,
+                          Slot slot, const char* none) {
+  return guarded(fn, [&] {
+    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
+    const gpuopt::OpTable* t;
+    GPUOPT_TRY(check_op(fn, op, &t));
+    if (!name) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "name is NULL");
+    const int idx = slot(*ctx).load();
+    *name = idx < 0 ? none : t->meta(idx).name;
+    return GPUOPT_SUCCESS;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -107,30 +124,16 @@ GPUOPT_API gpuopt_status_t gpuopt_context_set_variant(gpuopt_context_t ctx, gpuo
 
 GPUOPT_API gpuopt_status_t gpuopt_context_get_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                       const char** name) {
-  static const char* fn = "gpuopt_context_get_variant";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
-    const gpuopt::OpTable* t;
-    GPUOPT_TRY(check_op(fn, op, &t));
-    if (!name) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "name is NULL");
-    int idx = ctx->forced[op].load();
-    *name = idx < 0 ? "auto" : t->meta(idx).name;
-    return GPUOPT_SUCCESS;
-  });
+  return slot_name(
+      "gpuopt_context_get_variant", ctx, op, name,
+      [op](gpuopt_context_s& c) -> std::atomic<int>& { return c.forced[op]; }, "auto");
 }
 
 GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                const char** name) {
-  static const char* fn = "gpuopt_last_variant";
-  return guarded(fn, [&] {
-    GPUOPT_TRY(gpuopt::check_context(fn, ctx));
-    const gpuopt::OpTable* t;
-    GPUOPT_TRY(check_op(fn, op, &t));
-    if (!name) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "name is NULL");
-    int idx = ctx->last[op].load();
-    *name = idx < 0 ? nullptr : t->meta(idx).name;
-    return GPUOPT_SUCCESS;
-  });
+  return slot_name(
+      "gpuopt_last_variant", ctx, op, name,
+      [op](gpuopt_context_s& c) -> std::atomic<int>& { return c.last[op]; }, nullptr);
 }
 
 }  // extern "C"
