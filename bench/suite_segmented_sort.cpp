@@ -65,10 +65,14 @@ void check_rows(BenchEnv& env, const SortGroup& g, const Layout& l, std::uint64_
   r->rel_err = 0.0;
 }
 
-void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layout& l,
-             std::uint64_t seed, const std::int64_t* d_offsets, const void* in, void* out, void* ws,
-             std::size_t ws_bytes, Row* r) {
-  if (!force_for_row(env, GPUOPT_OP_SEGMENTED_SORT, v, r)) return;
+// The device copy of a group's offsets, or NULL for fixed segments.
+const std::int64_t* device_offsets(const std::unique_ptr<DeviceBuffer>& offsets) {
+  return offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr;
+}
+
+// The group's ascending i32 sort (offsets: device offsets, or NULL for fixed segments).
+gpuopt_segmented_sort_desc_t sort_desc(const SortGroup& g, const Layout& l,
+                                       const std::int64_t* offsets) {
   gpuopt_segmented_sort_desc_t d{};
   d.struct_size = sizeof d;
   d.key_type = GPUOPT_DTYPE_I32;
@@ -76,7 +80,15 @@ void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layo
   d.num_items = l.items;
   d.num_segments = g.segments;
   d.segment_size = g.segment_size;
-  d.offsets = d_offsets;
+  d.offsets = offsets;
+  return d;
+}
+
+void measure(BenchEnv& env, const SortGroup& g, const VariantSpec& v, const Layout& l,
+             std::uint64_t seed, const std::int64_t* d_offsets, const void* in, void* out, void* ws,
+             std::size_t ws_bytes, Row* r) {
+  if (!force_for_row(env, GPUOPT_OP_SEGMENTED_SORT, v, r)) return;
+  const gpuopt_segmented_sort_desc_t d = sort_desc(g, l, d_offsets);
   auto call = [&] {
     GPUOPT_CHECK(
         gpuopt_segmented_sort(env.ctx, env.stream, &d, in, out, nullptr, nullptr, ws, ws_bytes));
@@ -181,13 +193,7 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
         CUDA_CHECK(cudaMemcpyAsync(offsets->device_ptr(), l.offsets.data(), l.offsets.size() * 8,
                                    cudaMemcpyHostToDevice, env.cu));
       }
-      gpuopt_segmented_sort_desc_t d{};
-      d.struct_size = sizeof d;
-      d.key_type = GPUOPT_DTYPE_I32;
-      d.num_items = l.items;
-      d.num_segments = g.segments;
-      d.segment_size = g.segment_size;
-      d.offsets = offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr;
+      const gpuopt_segmented_sort_desc_t d = sort_desc(g, l, device_offsets(offsets));
       GPUOPT_CHECK(gpuopt_segmented_sort_workspace_size(env.ctx, &d, &ws_bytes));
       ws = std::make_unique<DeviceBuffer>(env.ctx, ws_bytes ? ws_bytes : 256, GPUOPT_MEMORY_DEVICE);
       CUDA_CHECK(cudaStreamSynchronize(env.cu));
@@ -216,14 +222,7 @@ void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row
         },
         rows);
   }
-  gpuopt_segmented_sort_desc_t d{};
-  d.struct_size = sizeof d;
-  d.key_type = GPUOPT_DTYPE_I32;
-  d.order = GPUOPT_SORT_ASCENDING;
-  d.num_items = l.items;
-  d.num_segments = g.segments;
-  d.segment_size = g.segment_size;
-  d.offsets = offsets ? static_cast<const std::int64_t*>(offsets->device_ptr()) : nullptr;
+  const gpuopt_segmented_sort_desc_t d = sort_desc(g, l, device_offsets(offsets));
   tune_step(env, setup_error, "segmented_sort i32 " + g.shape, GPUOPT_OP_SEGMENTED_SORT, [&] {
     GPUOPT_CHECK(gpuopt_segmented_sort(env.ctx, env.stream, &d, in->device_ptr(), out->device_ptr(),
                                        nullptr, nullptr, ws->device_ptr(), ws_bytes));
