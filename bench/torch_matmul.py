@@ -23,7 +23,10 @@ Timing is gpuopt-bench's for a gemm row (bench/suite_gemm.cpp time_row, bench/ti
 untimed call, a probe call t1, min(warmup - 1, 100 ms / t1) warm-up calls, then back-to-back
 samples of inner = clamp(ceil(0.5 ms / t1), 1, 64) calls each between two CUDA events, as many
 as fit one second (at most --repeats), the median per call reported. Inputs are sign * [1, 2),
-like the bench's; no L2 flush (the bench does none: A and B of the default shapes exceed L2).
+like the bench's, drawn in the operand's own precision (f64 inputs with full 52-bit mantissas,
+as the bench's: the f64 tensor cores draw less power on f32-rounded values and, power-capped,
+ran them faster, 17.8 vs 19.6-22.5 ms at 8192^3 on an H100); no L2 flush (the bench does none:
+A and B of the default shapes exceed L2).
 """
 
 import argparse
@@ -93,8 +96,9 @@ def time_case(torch, case, warmup, repeats):
 
     def operand(rows, cols):
         shape = (batch, rows, cols) if batch > 1 else (rows, cols)
-        x = torch.empty(shape, device="cuda", dtype=torch.float32).uniform_(1.0, 2.0)
-        sign = torch.randint(0, 2, shape, device="cuda", dtype=torch.int8).float() * 2 - 1
+        draw = torch.float64 if a_type == "f64" else torch.float32  # full mantissas
+        x = torch.empty(shape, device="cuda", dtype=draw).uniform_(1.0, 2.0)
+        sign = torch.randint(0, 2, shape, device="cuda", dtype=torch.int8).to(draw) * 2 - 1
         return (x * sign).to(dtype[a_type]).contiguous()
 
     # gpuopt's column-major A (m x k), B (k x n), C (m x n) are torch's row-major A^T, B^T, C^T.

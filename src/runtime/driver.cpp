@@ -38,6 +38,7 @@ DriverApi load_all() {
   d.loaded = ok;
   load("cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
   load("cuPointerGetAttribute", d.cuPointerGetAttribute);
+  load("cuLaunchKernel", d.cuLaunchKernel);
   return d;
 }
 

@@ -1,6 +1,6 @@
-// The CUDA driver entry points gpuopt uses (VMM for compressible memory, address ranges),
-// fetched through cudaGetDriverEntryPoint so that libgpuopt never links libcuda directly and
-// loads on machines without a driver.
+// The CUDA driver entry points gpuopt uses (VMM for compressible memory, address ranges, the
+// direct kernel launch), fetched through cudaGetDriverEntryPoint so that libgpuopt never links
+// libcuda directly and loads on machines without a driver.
 #pragma once
 #include <cuda.h>
 
@@ -25,6 +25,8 @@ struct DriverApi {
   decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled = nullptr;
   // Optional: one attribute of a pointer (the range cache's buffer-ID check); nullptr if absent.
   decltype(&::cuPointerGetAttribute) cuPointerGetAttribute = nullptr;
+  // Optional: the driver's launch, for common/direct_launch.cuh; nullptr if absent.
+  decltype(&::cuLaunchKernel) cuLaunchKernel = nullptr;
 };
 
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).

@@ -4,6 +4,7 @@
 // blocks retire evenly. kUnroll = 1 (one vector per thread) measured best on the H200: f32 4357
 // GB/s vs 4290 (2 vectors) and 4272 (4) in a same-run sweep (docs/notes/axpy.md). Bench figure
 // (H200, f32 2^28): 97% of the copy roof on plain memory, 1.6x plain on compressible memory.
+#include "common/direct_launch.cuh"
 #include "common/launch.hpp"
 #include "common/vector_types.cuh"
 #include "kernels/axpy/axpy.hpp"
@@ -44,9 +45,9 @@ gpuopt_status_t launch(const AxpyProblem& p, const ExecEnv& env) {
   constexpr int W = Vec16<T>::width;
   long long blocks = ceil_div(p.n / W, kThreads * kUnroll);
   if (blocks < 1) blocks = 1;
-  axpy_vec4_blocktile_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(
-      p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
-  return check_launch(env.fn, "axpy vec4_blocktile kernel launch");
+  return launch_direct<axpy_vec4_blocktile_kernel<T>>(
+      env.fn, "axpy vec4_blocktile kernel launch", static_cast<unsigned>(blocks), kThreads, 0,
+      env.stream, p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
 }
 
 }  // namespace

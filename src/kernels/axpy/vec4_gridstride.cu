@@ -2,6 +2,7 @@
 // fill every SM once, four vectors of x and y in flight per thread before the first use.
 // Improves on naive by moving 512 bytes per warp request and keeping enough loads in flight to
 // cover HBM latency. Figure: see docs/notes/axpy.md (share of the copy roof on the bench device).
+#include "common/direct_launch.cuh"
 #include "common/launch.hpp"
 #include "common/vector_types.cuh"
 #include "kernels/axpy/axpy.hpp"
@@ -42,7 +43,8 @@ int resident_blocks_per_sm() {
   static const int blocks = [] {
     int b = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, axpy_vec4_gridstride_kernel<T>, kThreads,
-                                                      0) != cudaSuccess || b < 1) {
+                                                      0) != cudaSuccess ||
+        b < 1) {
       cudaGetLastError();
       b = 4;
     }
@@ -58,9 +60,9 @@ gpuopt_status_t launch(const AxpyProblem& p, const ExecEnv& env) {
   long long blocks = static_cast<long long>(env.device->sm_count) * resident_blocks_per_sm<T>();
   if (blocks > wanted) blocks = wanted;
   if (blocks < 1) blocks = 1;
-  axpy_vec4_gridstride_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(
-      p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
-  return check_launch(env.fn, "axpy vec4_gridstride kernel launch");
+  return launch_direct<axpy_vec4_gridstride_kernel<T>>(
+      env.fn, "axpy vec4_gridstride kernel launch", static_cast<unsigned>(blocks), kThreads, 0,
+      env.stream, p.n, static_cast<T>(p.alpha), static_cast<const T*>(p.x), static_cast<T*>(p.y));
 }
 
 }  // namespace

@@ -59,10 +59,4 @@ gpuopt_status_t gemm_launch_f64_tensorcore(const GemmProblem& p, const ExecEnv& 
 // The table, in ladder order (textbook rung first, vendor last).
 const Variant<GemmProblem>* gemm_variants(int* count);
 
-// A single product with m, n and k of at least 6144: the class where own tensor-core rungs
-// measured ahead of cuBLAS (8192^3).
-inline bool gemm_large_single(const GemmProblem& p) {
-  return p.batch <= 1 && p.m >= 6144 && p.n >= 6144 && p.k >= 6144;
-}
-
 }  // namespace gpuopt

@@ -174,17 +174,14 @@ const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev
   return sm90::make_plan(p, dev, ::new (storage->bytes) sm90::Plan);
 }
 
-// Above cublas (100) only where this rung measured faster in the bench on the H200: single
-// 16-bit products with k <= 2048, which run the ping-pong schedule (8192x8192x1024: 1.00x in the
-// bench of 82e71e2, 1.22x in interleaved runs, docs/notes/gemm-sm90.md). tf32 NN measured 0.99x
-// (4096) and 0.94x (8192) of cuBLAS in that bench, so cuBLAS keeps tf32.
-int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc&) {
-  // bf16/f16: the ping-pong schedule for k <= 2048, and 8192^3 (1.12x and 1.01x cuBLAS in two
-  // H200 runs; 0.95x at 4096^3). docs/notes/history/gemm-runs.md.
-  if (p.a_type != GPUOPT_DTYPE_F32 && p.batch == 1 && (p.k <= 2048 || gemm_large_single(p)))
-    return 110;
-  return 80;
-}
+// Below both vendor rungs (cublas 100, cublaslt 99) for every type and shape, as measured in the
+// bench rows of the H100 (883c118 and d9a190f) and the H200 (3f0b89c): bf16 8192x8192x1024 ran
+// 0.253 ms against cuBLAS's 0.220 on the H100 (0.221 vs 0.215 on the H200), bf16 -> bf16 0.243
+// against 0.189, 8192^3 1.402 against cuBLASLt's 1.404 (H200: 1.464 vs cuBLAS 1.373), 4096^3
+// 0.184 against 0.174; tf32 0.342 against 0.335 at 4096^3. The ping-pong schedule's earlier
+// lead at k <= 2048 (1.00-1.22x on the H200 at 82e71e2) did not hold in later runs on either
+// GPU. A tuning cache (docs/tuning.md) still picks this rung where it times faster.
+int gemm_pref_sm90_tma_wgmma(const GemmProblem&, const DeviceDesc&) { return 80; }
 
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env) {
   // Planned by dispatch for this call; a launch without a plan (not dispatched) makes its own.

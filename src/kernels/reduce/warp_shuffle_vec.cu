@@ -13,6 +13,7 @@
 // rows 4295 (0.98x cub).
 #include <algorithm>
 
+#include "common/direct_launch.cuh"
 #include "common/launch.hpp"
 #include "kernels/reduce/reduce_piece.cuh"
 
@@ -94,13 +95,15 @@ gpuopt_status_t launch(const ReduceProblem& p, const ExecEnv& env) {
   if (plan.warp_per_segment) {
     const long long blocks =
         std::min<long long>(ceil_div(a.num_segments, kWarpsPerBlock), kMaxGridX);
-    wsv_warp_kernel<O, T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(a);
-    return check_launch(env.fn, "reduce warp_shuffle_vec (warp per segment) kernel launch");
+    return launch_direct<wsv_warp_kernel<O, T>>(
+        env.fn, "reduce warp_shuffle_vec (warp per segment) kernel launch",
+        static_cast<unsigned>(blocks), kThreads, 0, env.stream, a);
   }
   if (plan.splits > 1) GPUOPT_TRY(red::check_partials(env, a, plan.splits, sizeof(Acc)));
   const long long blocks = std::min<long long>(a.num_segments * plan.splits, kMaxGridX);
-  wsv_piece_kernel<O, T><<<static_cast<unsigned>(blocks), kThreads, 0, env.stream>>>(a);
-  return check_launch(env.fn, "reduce warp_shuffle_vec kernel launch");
+  return launch_direct<wsv_piece_kernel<O, T>>(env.fn, "reduce warp_shuffle_vec kernel launch",
+                                               static_cast<unsigned>(blocks), kThreads, 0,
+                                               env.stream, a);
 }
 
 }  // namespace
