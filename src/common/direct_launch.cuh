@@ -12,6 +12,7 @@
 
 #include "common/launch.hpp"
 #include "runtime/driver.hpp"
+#include "runtime/log.hpp"
 
 namespace gpuopt {
 
@@ -37,13 +38,16 @@ gpuopt_status_t launch(CUfunction handle, void (*kernel)(P...), const char* fn, 
                        dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                        typename Exactly<P>::type... params) {
   const auto cu_launch = driver_api().cuLaunchKernel;
+  CUresult r = CUDA_ERROR_NOT_FOUND;
   if (handle && cu_launch) {
     void* args[] = {static_cast<void*>(&params)..., nullptr};
-    if (cu_launch(handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                  static_cast<unsigned>(smem), reinterpret_cast<CUstream>(stream), args,
-                  nullptr) == CUDA_SUCCESS)
-      return GPUOPT_SUCCESS;
+    r = cu_launch(handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                  static_cast<unsigned>(smem), reinterpret_cast<CUstream>(stream), args, nullptr);
+    if (r == CUDA_SUCCESS) return GPUOPT_SUCCESS;
   }
+  if (log_enabled(LogLevel::debug))
+    log(LogLevel::debug, "%s: %s through the runtime (direct launch: %s)", fn, what,
+        handle && cu_launch ? driver_error_name(r) : "no driver entry or kernel handle");
   kernel<<<grid, block, smem, stream>>>(params...);
   return check_launch(fn, what);
 }
