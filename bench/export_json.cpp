@@ -31,6 +31,12 @@ void write_row(JsonWriter& w, const Row& r) {
   w.key("vendor_ms").num(r.vendor_ms);
   w.key("ratio_to_vendor").num(r.ratio_to_vendor);
   if (std::isfinite(r.paired_ratio)) w.key("paired_ratio_to_vendor").num(r.paired_ratio);
+  if (std::isfinite(r.paired_ratio_cublas))
+    w.key("paired_ratio_to_cublas").num(r.paired_ratio_cublas);
+  if (std::isfinite(r.paired_ratio_fastest)) {
+    w.key("paired_fastest").str(r.paired_fastest);
+    w.key("paired_ratio_to_fastest").num(r.paired_ratio_fastest);
+  }
   w.key("tflops").num(r.tflops);
   w.key("gbs").num(r.gbs);
   w.key("share_of_roof").num(r.share_of_roof);

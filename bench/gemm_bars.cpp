@@ -1,12 +1,6 @@
-// The gemm bars (issue 3): per table, the best own (non-vendor) variant's ratio to the best
-// vendor in the same run (the faster of cublas and cublaslt), and whether auto dispatch ran the
-// fastest correct variant. Peer rows (torch.matmul) are neither: their bars are torch_peer.cpp's.
-#include <cmath>
-#include <cstdio>
-#include <string>
-#include <vector>
+#include "gemm_bars.hpp"
 
-#include "suite_gemm.hpp"
+#include <cmath>
 
 namespace bench {
 namespace {
@@ -15,104 +9,108 @@ constexpr double kAutoSlack = 0.97;  // auto's pick may be 3% slower than the fa
 // With a tuning cache auto runs what gpuopt_tune measured fastest: within 2% (issue 19).
 constexpr double kAutoSlackTuned = 0.98;
 
-bool usable(const Row& r) { return r.error.empty() && r.correct && std::isfinite(r.ms); }
-
-std::vector<const Row*> rows_of(const Results& r, const std::string& key) {
-  std::vector<const Row*> out;
-  for (const Row& row : r.rows) {
-    if (row.op == "gemm" && row.group_key() == key) out.push_back(&row);
-  }
-  return out;
-}
-
 // The other vendor rows' rates, for the note: " (cublas 55.2)".
 std::string other_vendors(const std::vector<const Row*>& rows, const Row* vendor) {
   std::string s;
   for (const Row* row : rows) {
-    if (row->is_vendor && row != vendor && usable(*row))
+    if (row->is_vendor && row != vendor && usable_gemm_row(*row))
       s += (s.empty() ? "" : ", ") + row->variant + " " + fmt("%.1f", row->tflops);
   }
   return s.empty() ? s : " (" + s + ")";
 }
 
-// Best own variant / best vendor.
-Bar vendor_bar(const GemmGroup& g, const std::vector<const Row*>& rows) {
+// Best own variant / cublas (vs_cublas) or / the fastest vendor.
+Bar own_bar(const GemmBarSpec& spec, const std::vector<const Row*>& rows, const GemmPicks& p,
+            bool vs_cublas) {
   Bar b;
-  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": best own / best vendor";
-  b.min = g.bar_min;
-  b.target = ">= " + fmt("%.2f", g.bar_min);
-  const Row* vendor = nullptr;
-  const Row* best = nullptr;
-  for (const Row* row : rows) {
-    if (!usable(*row) || row->is_peer) continue;
-    if (row->is_vendor) {
-      if (!vendor || row->ms < vendor->ms) vendor = row;
-      continue;
-    }
-    if (row->variant == "auto") continue;
-    if (!best || row->ms < best->ms) best = row;
-  }
-  if (vendor && best) {
-    // Judged on the interleaved re-timing when it ran (see time_pair in suite_gemm.cpp).
-    const bool paired = std::isfinite(best->paired_ratio);
-    b.value = paired ? best->paired_ratio : best->ratio_to_vendor;
-    b.note = "best " + best->variant + " " + fmt("%.1f", best->tflops) + " vs " + vendor->variant +
-             " " + fmt("%.1f", vendor->tflops) + " TFLOP/s" + other_vendors(rows, vendor) +
-             (paired ? "; interleaved, rows " + fmt("%.3f", best->ratio_to_vendor) : "");
+  b.name = spec.label + (vs_cublas ? ": best own / cublas" : ": best own / best vendor");
+  b.min = spec.own_min;
+  b.target = ">= " + fmt("%.2f", spec.own_min);
+  const Row* ref = vs_cublas ? p.cublas : p.vendor;
+  const Row* best = p.best_own;
+  if (ref && best) {
+    const double paired = vs_cublas ? best->paired_ratio_cublas : best->paired_ratio;
+    const double by_rows = ref->ms / best->ms;
+    b.value = std::isfinite(paired) ? paired : by_rows;
+    b.note = "best " + best->variant + " " + fmt("%.1f", best->tflops) + " vs " + ref->variant +
+             " " + fmt("%.1f", ref->tflops) + " TFLOP/s" + other_vendors(rows, ref) +
+             (std::isfinite(paired) ? "; interleaved, rows " + fmt("%.3f", by_rows) : "");
+  } else if (!ref) {
+    b.note = vs_cublas ? "no correct cublas row" : "no correct vendor row";
   } else {
-    b.note = !vendor ? "no correct vendor row" : "no correct own variant";
+    b.note = "no correct own variant";
   }
   judge(&b);
   return b;
 }
 
-// Fastest correct variant's ms / ms of the variant auto ran (its forced row, else the auto row).
-Bar auto_bar(const GemmGroup& g, const std::vector<const Row*>& rows, bool tuned) {
+// The fastest correct variant's ms / ms of the variant auto ran: 1 when auto ran the fastest
+// row's variant; otherwise the interleaved re-timing of auto against that variant when the suite
+// recorded one, else the rows (auto's forced row, or the auto row).
+Bar auto_bar(const GemmBarSpec& spec, const GemmPicks& p) {
   Bar b;
-  b.name = "gemm " + g.cfg.name + " " + gemm_shape_name(g) + ": auto ran the fastest";
-  b.min = tuned ? kAutoSlackTuned : kAutoSlack;
-  b.target = ">= " + fmt("%.2f", b.min) + (tuned ? " (tuning cache)" : "");
-  const Row* fastest = nullptr;
-  const Row* autorow = nullptr;
-  for (const Row* row : rows) {
-    if (row->variant == "auto") {
-      autorow = row;
-      continue;
-    }
-    if (usable(*row) && !row->is_peer && (!fastest || row->ms < fastest->ms)) fastest = row;
-  }
-  if (!autorow || !usable(*autorow) || !fastest) {
-    b.note = !fastest ? "no correct variant" : "the auto row failed";
+  b.name = spec.label + ": auto ran the fastest";
+  b.min = spec.tuned ? kAutoSlackTuned : kAutoSlack;
+  b.target = ">= " + fmt("%.2f", b.min) + (spec.tuned ? " (tuning cache)" : "");
+  if (!p.ran || !p.fastest) {
+    b.note = !p.fastest ? "no correct variant" : "the auto row failed";
     judge(&b);
     return b;
   }
-  const Row* ran = autorow;
-  for (const Row* row : rows) {
-    if (row->variant == autorow->ran_variant && usable(*row)) ran = row;
-  }
-  b.value = fastest->ms / ran->ms;
-  b.note = "auto ran " + autorow->ran_variant + " (" + fmt("%.4f", ran->ms) + " ms); fastest " +
-           fastest->variant + " (" + fmt("%.4f", fastest->ms) + " ms)";
+  const Row& a = *p.autorow;
+  const double by_rows = p.fastest->ms / p.ran->ms;
+  const bool paired = a.ran_variant != p.fastest->variant &&
+                      a.paired_fastest == p.fastest->variant &&
+                      std::isfinite(a.paired_ratio_fastest);
+  b.value = a.ran_variant == p.fastest->variant ? 1.0 : paired ? a.paired_ratio_fastest : by_rows;
+  b.note = "auto ran " + a.ran_variant + " (" + fmt("%.4f", p.ran->ms) + " ms); fastest " +
+           p.fastest->variant + " (" + fmt("%.4f", p.fastest->ms) + " ms)" +
+           (paired ? "; interleaved, rows " + fmt("%.3f", by_rows) : "");
   judge(&b);
   return b;
 }
 
 }  // namespace
 
-void compute_gemm_bars(Results& r, const Options& opt, const std::vector<GemmGroup>& groups) {
-  for (const GemmGroup& g : groups) {
-    const std::vector<const Row*> rows = rows_of(r, gemm_row_base(g).group_key());
-    if (rows.empty()) continue;
-    bool own = false, autorow = false;
-    for (const VariantSpec& v : g.variants) {
-      own = own || (!v.is_vendor && !v.is_auto);
-      autorow = autorow || v.is_auto;
+bool usable_gemm_row(const Row& r) {
+  return r.error.empty() && !r.skipped && r.correct && std::isfinite(r.ms);
+}
+
+GemmPicks pick_gemm_rows(const std::vector<const Row*>& rows) {
+  GemmPicks p;
+  auto faster = [](const Row* r, const Row* than) { return !than || r->ms < than->ms; };
+  for (const Row* r : rows) {
+    if (r->is_peer) continue;
+    if (r->variant == "auto") {
+      p.autorow = r;
+      continue;
     }
-    if (own) r.bars.push_back(vendor_bar(g, rows));
-    // Only meaningful when every variant was measured.
-    if (autorow && opt.variants.empty())
-      r.bars.push_back(auto_bar(g, rows, r.tuning.mode == "used" && r.tuning.entries > 0));
+    if (!usable_gemm_row(*r)) continue;
+    if (faster(r, p.fastest)) p.fastest = r;
+    if (r->is_vendor) {
+      if (faster(r, p.vendor)) p.vendor = r;
+      if (r->variant == kGemmCublas) p.cublas = r;
+    } else if (faster(r, p.best_own)) {
+      p.best_own = r;
+    }
   }
+  if (p.autorow && usable_gemm_row(*p.autorow)) {
+    p.ran = p.autorow;
+    for (const Row* r : rows) {
+      if (!r->is_peer && r->variant == p.autorow->ran_variant && usable_gemm_row(*r)) p.ran = r;
+    }
+  }
+  return p;
+}
+
+void append_gemm_bars(const GemmBarSpec& spec, const std::vector<const Row*>& rows,
+                      std::vector<Bar>* bars) {
+  const GemmPicks p = pick_gemm_rows(rows);
+  if (std::isfinite(spec.own_min)) {
+    bars->push_back(own_bar(spec, rows, p, true));
+    bars->push_back(own_bar(spec, rows, p, false));
+  }
+  if (spec.auto_bar) bars->push_back(auto_bar(spec, p));
 }
 
 }  // namespace bench

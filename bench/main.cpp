@@ -220,7 +220,7 @@ int run(Options opt) {
     finish_rows(res);
     compute_bars(res, axpy_opt);
     compute_latency_bars(res, opt);
-    compute_gemm_bars(res, gemm_opt, gemm_groups);
+    compute_gemm_bars(res, gemm_groups);
     compute_torch_bars(res);
     compute_reduce_bars(res, reduce_groups);
     compute_stencil_bars(res, stencil_groups);

@@ -71,7 +71,13 @@ struct Row {
 
   std::string vendor;  // name of the vendor variant of this group ("" when none)
   double vendor_ms = kNaN, ratio_to_vendor = kNaN;
-  double paired_ratio = kNaN;  // vendor ms / own ms re-timed in alternation (gemm bar rows)
+  // gemm: re-timed in alternation with the rows it is compared with (suite_gemm.cpp); NaN / ""
+  // when that did not run. The best own row: the fastest vendor's ms / its ms, and cublas ms /
+  // its ms; the auto row: the fastest row's variant and its ms / auto ms.
+  double paired_ratio = kNaN;
+  double paired_ratio_cublas = kNaN;
+  std::string paired_fastest;
+  double paired_ratio_fastest = kNaN;
 
   bool correct = false;
   double rel_err = kNaN;

@@ -7,11 +7,13 @@
 // - rectangular 8192 x 8192 x 1024 and strided-batched 512 x (256 x 256 x 256), f32, bf16 and
 //   bf16_bf16: the non-textbook variants;
 // each with the vendor rows ("cublas" and "cublaslt": the faster is the yardstick of
-// ratio_to_vendor and of the bars) and "auto"; and, when torch imports on the machine, a
-// "torch.matmul" peer row per table (suite_torch.cpp, bench/torch_matmul.py).
+// ratio_to_vendor and of the "best vendor" bars) and "auto"; and, when torch imports on the
+// machine, a "torch.matmul" peer row per table (suite_torch.cpp, bench/torch_matmul.py).
 // A row forces its variant, checks one call on fresh inputs against cuBLAS f64 on the same
 // (upcast) inputs, then times it. A variant that refuses the problem (GPUOPT_ERROR_UNSUPPORTED)
-// is a skipped row with the reason, not a failure.
+// is a skipped row with the reason, not a failure. After the rows, what the bars compare is
+// re-timed in alternation (the best own variant with the vendors; auto with the fastest row's
+// variant when auto ran another): rows minutes apart drift with the GPU's clocks.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -40,7 +42,8 @@ struct GemmGroup {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   std::vector<VariantSpec> variants;  // in ladder order, the vendor included, "auto" last
   std::string reference;              // the vendor variant that computes the f64 reference
-  double bar_min = 0.0;               // floor of the best own variant / vendor
+  double bar_min = 0.0;               // floor of best own / cublas and best own / best vendor
+  bool auto_bar = false;  // every variant and auto are measured: the "auto ran the fastest" bar
 };
 
 // "textbook" rungs: run only on square problems up to n = 4096 unless named by --variants.
@@ -62,8 +65,9 @@ Row gemm_row_base(const GemmGroup& g);
 // records it.
 void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows);
 
-// Appends the gemm bars (gemm_bars.cpp): per group, best own variant / vendor >= bar_min, and
-// (when every variant ran) auto ran the fastest correct variant within 3%.
-void compute_gemm_bars(Results& r, const Options& opt, const std::vector<GemmGroup>& groups);
+// Appends the gemm bars (gemm_bars.hpp): per group, best own / cublas and best own / best
+// vendor >= bar_min, and (g.auto_bar) auto ran the fastest correct variant within 3% (2% with a
+// tuning cache).
+void compute_gemm_bars(Results& r, const std::vector<GemmGroup>& groups);
 
 }  // namespace bench

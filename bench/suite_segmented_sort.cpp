@@ -20,6 +20,8 @@ namespace {
 
 constexpr const char* kOp = "segmented_sort";
 constexpr int kChecked = 64;
+// The fixed 4M x 128 bar, GB/s read + write: issue 19's H200 target, applied on every device.
+constexpr double kFixedMinGbs = 4000.0;
 
 struct Layout {
   std::vector<std::int64_t> offsets;  // host copy (empty for fixed)
@@ -239,8 +241,8 @@ void compute_segmented_sort_bars(Results& res, const std::vector<SortGroup>& gro
     if (g.segment_size > 0) {
       b.name += ": GB/s (read + write)";
       b.value = row ? row->gbs : kNaN;
-      b.min = 3000.0;
-      b.target = ">= 3000";
+      b.min = kFixedMinGbs;
+      b.target = ">= " + fmt("%.0f", kFixedMinGbs);
     } else {
       b.name += ": cub ms / ms";
       b.value = row ? row->ratio_to_vendor : kNaN;
@@ -251,6 +253,7 @@ void compute_segmented_sort_bars(Results& res, const std::vector<SortGroup>& gro
     b.note = which + (row ? ", " + fmt("%.0f", row->gbs) + " GB/s, cub " +
                                 fmt("%.2f", row->vendor_ms) + " ms"
                           : "");
+    if (g.segment_size > 0) b.note += "; issue 19 asks this on the H200 (GTC'24: 4066 GB/s)";
     res.bars.push_back(b);
   }
 }

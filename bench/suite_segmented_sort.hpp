@@ -28,7 +28,8 @@ std::vector<SortGroup> plan_segmented_sort(const Options& opt,
 int segmented_sort_row_count(const std::vector<SortGroup>& groups);
 void run_segmented_sort_group(BenchEnv& env, const SortGroup& g, std::vector<Row>* rows);
 
-// The issue's bars: fixed 4M x 128 >= 3000 GB/s (read + write); offsets >= 5 x cub.
+// The bars: fixed 4M x 128 >= 4000 GB/s (read + write; issue 19 asks it on the H200, and the
+// bench has one target for every device); offsets >= 5 x cub.
 void compute_segmented_sort_bars(Results& r, const std::vector<SortGroup>& groups);
 
 }  // namespace bench

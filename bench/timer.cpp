@@ -81,4 +81,19 @@ Timing time_on_stream(cudaStream_t s, const std::function<void(long)>& enqueue,
   return out;
 }
 
+std::vector<std::vector<double>> time_interleaved(cudaStream_t s, int n, int rounds,
+                                                  const std::function<void(int)>& select,
+                                                  const std::function<void(long)>& enqueue,
+                                                  const TimerConfig& cfg) {
+  std::vector<std::vector<double>> ms(static_cast<std::size_t>(std::max(n, 0)));
+  for (int round = 0; round < rounds; ++round) {
+    for (int j = 0; j < n; ++j) {
+      const int i = (round + j) % n;
+      select(i);
+      ms[static_cast<std::size_t>(i)].push_back(time_on_stream(s, enqueue, cfg).median_ms);
+    }
+  }
+  return ms;
+}
+
 }  // namespace bench

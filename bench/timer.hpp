@@ -32,6 +32,16 @@ struct Timing {
 Timing time_on_stream(cudaStream_t s, const std::function<void(long)>& enqueue,
                       const TimerConfig& cfg);
 
+// Times n configurations of one operation in alternation, so that all see the same clocks and
+// heat (over seconds a GPU's clocks drift by several percent, more than near-equal variants
+// differ): `rounds` rounds; round r runs configurations r mod n, r + 1 mod n, ... (none always
+// first), each as select(i) then time_on_stream(s, enqueue, cfg). Returns each configuration's
+// per-round medians, [i][round]. select and enqueue throw on failure.
+std::vector<std::vector<double>> time_interleaved(cudaStream_t s, int n, int rounds,
+                                                  const std::function<void(int)>& select,
+                                                  const std::function<void(long)>& enqueue,
+                                                  const TimerConfig& cfg);
+
 // Median of values (NaN when empty).
 double median(std::vector<double> values);
 

@@ -580,8 +580,8 @@ typedef struct gpuopt_tune_result_t {
  * (@ref tuning defines the classes) in the context's tuning cache, which auto dispatch then
  * follows; when a cache file is attached (gpuopt_context_set_tune_cache()) it is rewritten
  * atomically with the new entry. The problem is whatever @p call enqueues on @p stream: gpuopt_tune
- * calls it many times (each variant once untimed, then interleaved timed rounds until
- * @p budget_seconds of measurement are spent or every variant has enough samples), so the call
+ * calls it many times (each variant once untimed, interleaved timed rounds, then the two fastest
+ * head to head, within about @p budget_seconds of measurement: @ref tuning), so the call
  * must be repeatable: it overwrites its outputs each time (GEMM with beta != 0 accumulates into
  * C). Variants whose single call takes over 4x the fastest one's are dropped after the first
  * round. Do not call @p op on this context from other threads while it runs: their calls would

@@ -160,8 +160,15 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
       result->timed = out.timed;
       result->refused = out.refused;
     }
-    gpuopt::log(gpuopt::LogLevel::info, "tuned %s (%d variants timed, %d refused, %.0f ms)",
-                gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms);
+    if (out.runner_up >= 0)
+      gpuopt::log(gpuopt::LogLevel::info,
+                  "tuned %s (%d variants timed, %d refused, %.0f ms; runner-up %s %.1f%% slower "
+                  "over %d head-to-head rounds)",
+                  gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms,
+                  table->meta(out.runner_up).name, (out.margin - 1.0) * 100.0, out.duel_rounds);
+    else
+      gpuopt::log(gpuopt::LogLevel::info, "tuned %s (%d variants timed, %d refused, %.0f ms)",
+                  gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms);
     if (!written)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                   "the tuning cache file could not be written (%s); the result is cached in "

@@ -1,9 +1,20 @@
 // gpuopt_tune's measurement plan, apart from CUDA so that host tests can drive it with a fake
-// clock: each variant once untimed then once timed (highest rung first); variants over
-// kTuneDropFactor x the fastest single call are dropped; the rest are timed in interleaved rounds
-// (so all see the same clocks and heat) until the budget is spent; the lowest median wins.
+// clock. budget_ms counts measured device time and is split in three stages:
+// 1. every variant once untimed then once timed (highest rung first; these two calls are spent
+//    whatever the budget); variants over kTuneDropFactor x the fastest single call are dropped;
+// 2. the rest in interleaved rounds (A, B, C, then B, C, A, ...: each round starts one variant
+//    later, so all see the same clocks and heat and none always runs first) until
+//    kTuneRoundsShare of the budget is spent (at least one round, at most kTuneMaxRounds); they
+//    are ranked by median;
+// 3. the two lowest medians again, head to head (A, B, then B, A, ...) for the rest of the budget
+//    (at least kTuneDuelMinRounds rounds, at most kTuneDuelMaxRounds): the faster by the median of
+//    the per-round ratios wins. Clocks drift by several percent over seconds (power, heat), more
+//    than two near-equal variants differ; a ratio of two samples taken back to back cancels it.
+// Past the budget, the search overruns by at most one stage-2 round and kTuneDuelMinRounds rounds
+// of the two finalists.
 #pragma once
 #include <functional>
+#include <vector>
 
 #include "gpuopt.h"
 
@@ -12,7 +23,10 @@ namespace gpuopt {
 constexpr double kTuneDropFactor = 4.0;   // slower single call than this x the fastest: dropped
 constexpr double kTuneMinSampleMs = 1.0;  // a sample runs enough calls to last this long
 constexpr int kTuneMaxInner = 64;
-constexpr int kTuneMaxRounds = 15;
+constexpr int kTuneMaxRounds = 15;         // stage 2
+constexpr double kTuneRoundsShare = 0.75;  // stage 2 ends once this share of the budget is spent
+constexpr int kTuneDuelMinRounds = 3;      // stage 3
+constexpr int kTuneDuelMaxRounds = 9;
 
 // Runs `inner` calls of variant v back to back; *ms is the time per call. *refused = true (and
 // SUCCESS) when v cannot run the problem; any other failure aborts the search.
@@ -20,13 +34,28 @@ using TuneTimeFn = std::function<gpuopt_status_t(int v, int inner, double* ms, b
 
 struct TuneOutcome {
   int best = -1;          // variant index; -1 when every variant refused
-  double ms = 0.0;        // its median per call
+  double ms = 0.0;        // its median per call (of the head-to-head when one ran)
+  int runner_up = -1;     // the other finalist of the head-to-head; -1 when only one was timed
+  double margin = 0.0;    // median of runner-up ms / best ms over the head-to-head rounds (>= 1)
+  int duel_rounds = 0;    // rounds of the head-to-head
   int timed = 0;          // variants that ran
   int refused = 0;        // variants that refused
   double spent_ms = 0.0;  // device time the search measured in all
 };
 
-// Searches variants 0 .. count-1 within budget_ms of measured time (at least one round).
+// Searches variants 0 .. count-1 within budget_ms of measured time (see above).
 gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out);
+
+// Median of values (0 when empty).
+double tune_median(std::vector<double> values);
+
+// Indices of the lowest and the second lowest of medians (-1 where there is none); ties go to the
+// lower index.
+void tune_top_two(const std::vector<double>& medians, int* first, int* second);
+
+// The head-to-head verdict: a_ms[i] and b_ms[i] were timed in the same round i. The median of the
+// per-round ratios b / a: above 1 when a is faster (1 when there are no rounds). Ties (exactly 1)
+// go to a, the leader of stage 2.
+double tune_duel_ratio(const std::vector<double>& a_ms, const std::vector<double>& b_ms);
 
 }  // namespace gpuopt

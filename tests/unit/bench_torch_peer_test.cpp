@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench_rows.hpp"
 #include "json_read.hpp"
 #include "results.hpp"
 #include "torch_peer.hpp"
@@ -16,24 +17,7 @@ namespace {
 
 using bench::JsonValue;
 
-bench::Row gemm_row(const std::string& variant, double ms) {
-  bench::Row r;
-  r.op = "gemm";
-  r.dtype = "bf16";
-  r.shape = "4096x4096x4096";
-  r.m = r.n = r.k = 4096;
-  r.batch = 1;
-  r.a_type = "bf16";
-  r.c_type = "f32";
-  r.compute = "f32";
-  r.memory = "device";
-  r.data = "random";
-  r.flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
-  r.variant = variant;
-  r.ms = ms;
-  r.correct = true;
-  return r;
-}
+using bench_test::gemm_row;
 
 TEST(BenchJson, ParsesTheSubsetTheHelperPrints) {
   const JsonValue v = bench::parse_json(

@@ -1,11 +1,14 @@
 // gpuopt_tune's measurement plan (src/runtime/tune_search.*) with a fake clock: the lowest
 // median wins, refusals are counted, slow variants are dropped after one timed call, the budget
-// ends the rounds, and a failure aborts the search with its status.
+// ends the rounds, the two fastest are re-timed head to head (which decides between them even
+// when the clock drifts), and a failure aborts the search with its status.
 #include "runtime/tune_search.hpp"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -16,6 +19,10 @@ struct FakeVariants {
   std::map<int, int> calls;               // calls made per variant (inner counts)
   std::vector<int> refuse;
   int fail_on = -1;
+  // When set, replaces ms: the time of variant v's call number `sample` (0: the warm call) at
+  // `clock`, the calls made so far over all variants.
+  std::function<double(int v, int sample, int clock)> at;
+  std::vector<std::pair<int, int>> order;  // (variant, inner) of every call, in order
 
   gpuopt::TuneTimeFn fn() {
     return [this](int v, int inner, double* out, bool* refused) {
@@ -27,14 +34,26 @@ struct FakeVariants {
         }
       }
       if (v == fail_on) return GPUOPT_ERROR_CUDA;
-      const std::vector<double>& seq = ms.at(v);
       const int i = samples[v]++;
-      *out = seq[static_cast<std::size_t>(i) % seq.size()];
+      if (at) {
+        *out = at(v, i, static_cast<int>(order.size()));
+      } else {
+        const std::vector<double>& seq = ms.at(v);
+        *out = seq[static_cast<std::size_t>(i) % seq.size()];
+      }
       calls[v] += inner;
+      order.emplace_back(v, inner);
       return GPUOPT_SUCCESS;
     };
   }
 };
+
+// n variants, each call taking ms.
+FakeVariants steady(int n, double ms) {
+  FakeVariants f;
+  for (int v = 0; v < n; ++v) f.ms[v] = {ms};
+  return f;
+}
 
 TEST(TuneSearch, LowestMedianWinsNotTheLuckiestSample) {
   FakeVariants f;
@@ -83,17 +102,118 @@ TEST(TuneSearch, SlowVariantsAreDroppedAfterTheirFirstTimedCall) {
 }
 
 TEST(TuneSearch, BudgetEndsTheRoundsButOneRoundAlwaysRuns) {
-  FakeVariants f;
-  f.ms[0] = {10.0};
-  f.ms[1] = {10.0};
+  FakeVariants f = steady(2, 10.0);
   gpuopt::TuneOutcome out;
   ASSERT_EQ(gpuopt::tune_search(2, 1e-3, f.fn(), &out), GPUOPT_SUCCESS);
-  EXPECT_EQ(f.samples[0], 3);  // warm, first, one round
-  f = FakeVariants{};
-  f.ms[0] = {10.0};
-  f.ms[1] = {10.0};
+  // warm, first, one round, the head-to-head's least rounds
+  EXPECT_EQ(f.samples[0], 3 + gpuopt::kTuneDuelMinRounds);
+  EXPECT_EQ(out.duel_rounds, gpuopt::kTuneDuelMinRounds);
+  f = steady(2, 10.0);
   ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
-  EXPECT_EQ(f.samples[0], 2 + gpuopt::kTuneMaxRounds);
+  EXPECT_EQ(f.samples[0], 2 + gpuopt::kTuneMaxRounds + gpuopt::kTuneDuelMaxRounds);
+  EXPECT_EQ(out.duel_rounds, gpuopt::kTuneDuelMaxRounds);
+}
+
+TEST(TuneSearch, RoundsTakeThreeQuartersOfTheBudgetTheHeadToHeadTheRest) {
+  FakeVariants f = steady(3, 1.0);
+  gpuopt::TuneOutcome out;
+  // 1 ms a call, 1 call a sample: the first calls spend 6 ms; rounds of 3 ms until 30 ms (the
+  // 8th round ends at 30), then pairs of 2 ms until 40 ms (5 rounds).
+  ASSERT_EQ(gpuopt::tune_search(3, 40.0, f.fn(), &out), GPUOPT_SUCCESS);
+  EXPECT_EQ(f.samples[2], 2 + 8 + 5);  // variant 2 is timed first, so it leads on a tie
+  EXPECT_EQ(f.samples[0] + f.samples[1], 2 * (2 + 8) + 5);
+  EXPECT_EQ(out.duel_rounds, 5);
+  EXPECT_DOUBLE_EQ(out.spent_ms, 40.0);
+}
+
+TEST(TuneSearch, RoundsRotateWhoRunsFirst) {
+  FakeVariants f = steady(3, 1.0);
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  // After the 6 first calls (2, 2, 1, 1, 0, 0), round r starts at candidate r mod 3.
+  const int starts[3] = {f.order[6].first, f.order[9].first, f.order[12].first};
+  EXPECT_EQ(starts[0], 2);
+  EXPECT_EQ(starts[1], 1);
+  EXPECT_EQ(starts[2], 0);
+  // The head-to-head alternates its order: A, B, then B, A.
+  const std::size_t duel = 6 + 3 * gpuopt::kTuneMaxRounds;
+  EXPECT_EQ(f.order[duel].first, f.order[duel + 3].first);
+  EXPECT_EQ(f.order[duel + 1].first, f.order[duel + 2].first);
+  EXPECT_NE(f.order[duel].first, f.order[duel + 1].first);
+}
+
+TEST(TuneSearch, HeadToHeadDecidesBetweenTheTwoFastestUnderDrift) {
+  // Variant 1 is 2% faster than variant 0, but every call runs 1% slower than the one before (a
+  // GPU heating up), as much as the two differ: whichever runs later in a pair looks slower.
+  // Alternating the order of the pairs and taking the median of their ratios still finds 2%.
+  FakeVariants f;
+  f.at = [](int v, int, int clock) {
+    const double drift = 1.0 + 0.01 * clock;
+    return (v == 1 ? 0.98 : v == 0 ? 1.0 : 1.5) * drift;
+  };
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_EQ(out.runner_up, 0);
+  EXPECT_GT(out.margin, 1.0);
+  EXPECT_LT(out.margin, 1.03);  // 2%, give or take one step of drift
+  EXPECT_EQ(out.duel_rounds, gpuopt::kTuneDuelMaxRounds);
+}
+
+TEST(TuneSearch, HeadToHeadOverturnsALuckyRoundMedian) {
+  // In the rounds variant 0's median (0.95) beats variant 1's (1.0); head to head, variant 1 is
+  // faster in every round: it wins, with its head-to-head median as the recorded time.
+  FakeVariants f;
+  const int rounds_end = 2 + gpuopt::kTuneMaxRounds;  // samples before the head-to-head
+  f.at = [&](int v, int sample, int) {
+    if (sample < rounds_end) return v == 0 ? 0.95 : 1.0;
+    return v == 0 ? 0.99 : 0.97;
+  };
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_EQ(out.runner_up, 0);
+  EXPECT_DOUBLE_EQ(out.ms, 0.97);
+  EXPECT_NEAR(out.margin, 0.99 / 0.97, 1e-12);
+}
+
+TEST(TuneSearch, OneSurvivorNeedsNoHeadToHead) {
+  FakeVariants f;
+  f.ms[0] = {10.0};
+  f.ms[1] = {1.0};
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_EQ(out.runner_up, -1);
+  EXPECT_EQ(out.duel_rounds, 0);
+}
+
+TEST(TuneSearchSelection, TopTwoAndTies) {
+  int first = 0, second = 0;
+  gpuopt::tune_top_two({}, &first, &second);
+  EXPECT_EQ(first, -1);
+  EXPECT_EQ(second, -1);
+  gpuopt::tune_top_two({2.0}, &first, &second);
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(second, -1);
+  gpuopt::tune_top_two({3.0, 1.0, 2.0, 1.0}, &first, &second);
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(second, 3);
+  gpuopt::tune_top_two({1.0, 3.0, 2.0}, &first, &second);
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(second, 2);
+}
+
+TEST(TuneSearchSelection, DuelRatioIsTheMedianOfPerRoundRatios) {
+  // Round 2 ran at half the clock for both: the ratio of medians would be skewed, the per-round
+  // ratios are not.
+  EXPECT_DOUBLE_EQ(gpuopt::tune_duel_ratio({1.0, 2.0, 1.0}, {1.1, 2.2, 1.1}), 1.1);
+  EXPECT_DOUBLE_EQ(gpuopt::tune_duel_ratio({1.0, 1.0}, {0.9, 1.1}), 1.0);  // a tie goes to a
+  EXPECT_DOUBLE_EQ(gpuopt::tune_duel_ratio({}, {}), 1.0);
+  EXPECT_DOUBLE_EQ(gpuopt::tune_duel_ratio({0.0, 1.0}, {5.0, 0.5}), 0.5);  // a zero is skipped
+  EXPECT_DOUBLE_EQ(gpuopt::tune_median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(gpuopt::tune_median({4.0, 1.0}), 2.5);
+  EXPECT_DOUBLE_EQ(gpuopt::tune_median({}), 0.0);
 }
 
 TEST(TuneSearch, ShortCallsAreBatchedIntoSamplesOfAMillisecond) {
