@@ -36,6 +36,18 @@ bool parse_streams(const char* text, int* out) {
   return true;
 }
 
+bool parse_ooc_block(const char* text, long* out) {
+  long v = 0;
+  const char* p = text;
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    v = v * 10 + (*p - '0');
+    if (v > kMaxOocBlock) return false;
+  }
+  if (p == text || *p || v < 1) return false;
+  *out = v;
+  return true;
+}
+
 namespace {
 
 Config read() {
@@ -60,6 +72,11 @@ Config read() {
     if (!parse_streams(v, &c.streams))
       c.problems += std::string("GPUOPT_BLAS_STREAMS=") + v + " ignored (1 to " +
                     std::to_string(kMaxStreams) + "); ";
+  }
+  if (const char* v = secure_getenv("GPUOPT_BLAS_OOC_BLOCK")) {
+    if (!parse_ooc_block(v, &c.ooc_block))
+      c.problems += std::string("GPUOPT_BLAS_OOC_BLOCK=") + v + " ignored (1 to " +
+                    std::to_string(kMaxOocBlock) + "); ";
   }
   if (const char* v = secure_getenv("GPUOPT_BLAS_LOG")) c.log = *v && strcmp(v, "0") != 0;
   return c;
