@@ -3,12 +3,13 @@
 // blocked out-of-core path of the GPU half (gpu_blocked.hpp) runs them on the host-tiled pipeline
 // and cuBLAS; the host unit tests on the CPU BLAS. Pure host code: nothing of CUDA.
 //
-// Every step writes one block of the output and reads only blocks it does not write, so a step
-// that either completes or leaves its output untouched (a failed GPU step redone on the CPU)
-// keeps the output right whatever fails (gpu_blocked.hpp). Host-side work inside the algorithms
-// (expanding symm's diagonal block, merging syrk's diagonal triangles) is on nb x nb blocks.
-// Reference semantics: beta = 0 never reads C, only the uplo triangle of A is read (symm, trmm,
-// trsm), only the uplo triangle of C is written (syrk, syr2k), nothing outside the m x n output.
+// Every step updates one block of the output (reading it too: beta != 0, in place) and reads no
+// other block that it writes, so with steps that either complete or leave their block untouched
+// (a failed GPU step redone on the CPU) the output stays right whatever fails (gpu_blocked.hpp).
+// Host-side work inside the algorithms (expanding symm's diagonal block, merging syrk's diagonal
+// triangles) is on nb x nb blocks. Reference semantics: beta = 0 never reads C, only the uplo
+// triangle of A is read (symm, trmm, trsm), only the uplo triangle of C is written (syrk, syr2k),
+// nothing outside the m x n output.
 #pragma once
 
 namespace gpuopt_blas {

@@ -8,7 +8,8 @@
 //   trmm: blocks in the other order, so the others still hold their input; for block i
 //     B_i = alpha op(A)_ii B_i on the device in nb x nb pieces, then
 //     B_i += alpha op(A)_{i,others} B_others  (one pipeline gemm, beta = 1).
-// Each step writes only block i and reads only blocks it does not write.
+// Each step updates only block i; the other blocks it reads are final (trsm) or still hold their
+// input (trmm).
 #include <algorithm>
 
 #include "blocked_steps.hpp"
