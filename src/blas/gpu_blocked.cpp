@@ -17,9 +17,11 @@ namespace gpuopt_blas {
 namespace gpu {
 namespace {
 
-// Blocks of 4096: the pipeline's gemm calls are then at least 4096 wide (half its 8192 tile), and
-// the diagonal steps' workspace is 2 x 128 MiB (f64) on device 0.
-constexpr long kBlock = 4096;
+// Blocks of the pipeline's 8192 tile: each update gemm of trsm and trmm is one tile row (or
+// column) of the pipeline, and every block of B crosses the link once per block of the other
+// side (m / nb times in all: fewer with larger blocks). The diagonal steps' workspace is then
+// 2 x 512 MiB (f64) on device 0, and syrk's diagonal temporary 512 MiB of host memory.
+constexpr long kBlock = 8192;
 // Device memory the in-core path leaves free: cuBLAS's workspace, the allocator's rounding.
 constexpr double kMarginBytes = 512.0 * 1024 * 1024;
 constexpr double kMarginShare = 1.0 / 32;
@@ -84,7 +86,8 @@ void Blocked<T>::gemm(char ta, char tb, long m, long n, long k, T alpha, const T
                       const T* B, long ldb, T beta, T* C, long ldc) {
   if (p_) {
     std::string why;
-    if (pipeline_gemm<T>(e_, p_, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, &why)) {
+    if (pipeline_gemm<T>(e_, p_, routine_, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                         &why)) {
       ++gpu_gemms_;
       return;
     }

@@ -71,9 +71,9 @@ constexpr const char* gemm_name(size_t elem) { return elem == 8 ? "dgemm" : "sge
 }  // namespace
 
 template <class T>
-bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, char ta, char tb, long m, long n,
-                   long k, T alpha, const T* A, long lda, const T* B, long ldb, T beta, T* C,
-                   long ldc, std::string* why) {
+bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, const char* routine, char ta, char tb,
+                   long m, long n, long k, T alpha, const T* A, long lda, const T* B, long ldb,
+                   T beta, T* C, long ldc, std::string* why) {
   const gpuopt_host_tiled::Call c = make_call(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   bool cpu_ok = true;
   gpuopt_host_tiled::Result r =
@@ -83,7 +83,7 @@ bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, char ta, char tb, 
     *why = r.plan;  // the order and the model's figures, for GPUOPT_BLAS_LOG
     return true;
   }
-  e.failed(gemm_name(sizeof(T)), r.error);
+  e.failed(routine, r.error);
   *why = std::to_string(r.cpu_tiles) + " of " + std::to_string(r.tiles) +
          " tiles finished on the CPU after: " + r.error;
   if (!cpu_ok) *why += "; the CPU redo could not reach device memory";
@@ -121,7 +121,8 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
       return true;
     }
   }
-  pipeline_gemm<T>(e, p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, why);
+  pipeline_gemm<T>(e, p, gemm_name(sizeof(T)), ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                   why);
   return true;
 }
 
@@ -129,12 +130,12 @@ template bool gemm<double>(char, char, int, int, int, double, const double*, int
                            int, double, double*, int, std::string*);
 template bool gemm<float>(char, char, int, int, int, float, const float*, int, const float*, int,
                           float, float*, int, std::string*);
-template bool pipeline_gemm<double>(Engine&, gpuopt_host_tiled::Pipeline*, char, char, long, long,
-                                    long, double, const double*, long, const double*, long, double,
-                                    double*, long, std::string*);
-template bool pipeline_gemm<float>(Engine&, gpuopt_host_tiled::Pipeline*, char, char, long, long,
-                                   long, float, const float*, long, const float*, long, float,
-                                   float*, long, std::string*);
+template bool pipeline_gemm<double>(Engine&, gpuopt_host_tiled::Pipeline*, const char*, char, char,
+                                    long, long, long, double, const double*, long, const double*,
+                                    long, double, double*, long, std::string*);
+template bool pipeline_gemm<float>(Engine&, gpuopt_host_tiled::Pipeline*, const char*, char, char,
+                                   long, long, long, float, const float*, long, const float*, long,
+                                   float, float*, long, std::string*);
 
 }  // namespace gpu
 }  // namespace gpuopt_blas

@@ -13,11 +13,12 @@ namespace gpu {
  *  operands anywhere but at least one in host memory. The caller holds e.mutex(). Returns true
  *  when every tile ran on the GPU (@p why: the pipeline's plan). Returns false after a GPU
  *  failure: the tiles it left were finished on the CPU (C is complete and right; @p why says how
- *  many and why) and e.failed() has dropped the pipeline, so @p p must not be used again. */
+ *  many and why) and e.failed(@p routine) has dropped the pipeline, so @p p must not be used
+ *  again. */
 template <class T>
-bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, char ta, char tb, long m, long n,
-                   long k, T alpha, const T* A, long lda, const T* B, long ldb, T beta, T* C,
-                   long ldc, std::string* why);
+bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, const char* routine, char ta, char tb,
+                   long m, long n, long k, T alpha, const T* A, long lda, const T* B, long ldb,
+                   T beta, T* C, long ldc, std::string* why);
 
 }  // namespace gpu
 }  // namespace gpuopt_blas

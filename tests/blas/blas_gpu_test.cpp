@@ -775,7 +775,7 @@ void blocked_cases(Check check) {
 template <class T>
 class Blocked : public ::testing::Test {};
 using BlockedTypes = ::testing::Types<double, float>;
-TYPED_TEST_SUITE(Blocked, BlockedTypes);
+TYPED_TEST_SUITE(Blocked, BlockedTypes, );  // the empty argument: clang -Wpedantic
 
 TYPED_TEST(Blocked, Symm) {
   blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {

@@ -90,7 +90,7 @@ Level3<T> blocked(const CpuGemm<T>& cpu, long nb) {
 template <class T>
 class BlockedOnCpu : public ::testing::Test {};
 using Types = ::testing::Types<double, float>;
-TYPED_TEST_SUITE(BlockedOnCpu, Types);
+TYPED_TEST_SUITE(BlockedOnCpu, Types, );  // the empty argument: clang -Wpedantic
 
 #define LOAD_CPU_BLAS(cpu) \
   CpuGemm<TypeParam> cpu;  \
