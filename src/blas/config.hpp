@@ -18,6 +18,9 @@ struct Config {
   // GPUOPT_BLAS_OOC_BLOCK=nb (testing): symm, syrk, syr2k, trmm and trsm on host arrays take the
   // blocked out-of-core path (gpu_blocked.hpp) with blocks of nb even when they fit the GPU; 0: no.
   long ooc_block = 0;
+  // GPUOPT_BLAS_OOC_FAIL_STEP=s (testing): step s of every blocked call fails as by a CUDA error
+  // (a gemm step's first tile, or a diagonal step before its copy out); 0: none.
+  long ooc_fail_step = 0;
   std::string problems;  // what could not be parsed (reported in the log lines)
 };
 
@@ -31,12 +34,13 @@ constexpr int kMaxStreams = 4;
  *  malformed. */
 bool parse_streams(const char* text, int* out);
 
-/** Largest GPUOPT_BLAS_OOC_BLOCK accepted. */
+/** Largest GPUOPT_BLAS_OOC_BLOCK and GPUOPT_BLAS_OOC_FAIL_STEP accepted. */
 constexpr long kMaxOocBlock = 8192;
+constexpr long kMaxOocFailStep = 1000000;
 
-/** Parses a GPUOPT_BLAS_OOC_BLOCK value: a decimal 1..kMaxOocBlock; false (and @p out untouched)
- *  when malformed. */
-bool parse_ooc_block(const char* text, long* out);
+/** Parses a decimal 1..@p max (GPUOPT_BLAS_OOC_BLOCK, GPUOPT_BLAS_OOC_FAIL_STEP); false (and
+ *  @p out untouched) when malformed. */
+bool parse_positive(const char* text, long max, long* out);
 
 /** Parses a GPUOPT_BLAS_DEVICES value ("0,1,3"); false (and @p out untouched) when malformed. */
 bool parse_device_list(const char* text, std::vector<int>* out);

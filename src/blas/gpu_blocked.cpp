@@ -82,10 +82,16 @@ void Blocked<T>::fail(const std::string& error) {
 }
 
 template <class T>
+bool Blocked<T>::inject_failure() {
+  return ++step_ == config().ooc_fail_step;
+}
+
+template <class T>
 void Blocked<T>::gemm(char ta, char tb, long m, long n, long k, T alpha, const T* A, long lda,
                       const T* B, long ldb, T beta, T* C, long ldc) {
   if (p_) {
     std::string why;
+    if (inject_failure()) p_->inject_failure_at_tile(0);  // the pipeline's own testing fault
     if (pipeline_gemm<T>(e_, p_, routine_, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                          &why)) {
       ++gpu_gemms_;
@@ -123,6 +129,7 @@ bool Blocked<T>::device_triangular(bool solve, char side, char uplo, char ta, ch
     return false;
   }
   const long na = side == 'L' ? m : n;
+  const bool inject = inject_failure();
   if (cached_a_ != A || cached_na_ != na) {
     cached_a_ = nullptr;
     if (!p_->copy_matrix(dA_, na, A, lda, na, na, sizeof(T), true, 0, error)) return false;
@@ -140,6 +147,11 @@ bool Blocked<T>::device_triangular(bool solve, char side, char uplo, char ta, ch
   }
   if (st != CUBLAS_STATUS_SUCCESS) {
     *error = std::string("cuBLAS ") + cublasGetStatusName(st);
+    return false;
+  }
+  if (inject) {  // after the product, as a failed copy out would be
+    cudaStreamSynchronize(static_cast<cudaStream_t>(p_->native_stream(0)));
+    *error = "injected failure (GPUOPT_BLAS_OOC_FAIL_STEP, testing)";
     return false;
   }
   // The copy out waits for the product (same stream) and writes B only once the whole block is in

@@ -54,6 +54,7 @@ class Blocked final : public BlockSteps<T> {
   std::string summary() const;
 
  private:
+  bool inject_failure();  // GPUOPT_BLAS_OOC_FAIL_STEP names this step
   bool device_triangular(bool solve, char side, char uplo, char ta, char diag, long m, long n,
                          T alpha, const T* A, long lda, T* B, long ldb, std::string* error);
   void fail(const std::string& error);
@@ -68,6 +69,7 @@ class Blocked final : public BlockSteps<T> {
   const T* cached_a_ = nullptr;  // the diagonal block now in dA_ (its first element and order)
   long cached_na_ = 0;
   long gpu_gemms_ = 0, cpu_gemms_ = 0, gpu_steps_ = 0, cpu_steps_ = 0;
+  long step_ = 0;  // steps begun on the GPU
   std::string error_;
 };
 

@@ -11,7 +11,9 @@
 //   Blocked.*    symm, syrk, syr2k, trmm and trsm, f64 and f32, every flag combination on odd
 //                sizes against the CPU BLAS (level3_cases.hpp); with GPUOPT_BLAS_OOC_BLOCK=64 and
 //                GPUOPT_BLAS_LOG=1 (ctest's blas.gpu.blocked_out_of_core) every call must also
-//                have taken the blocked out-of-core path, all of it on the GPU
+//                have taken the blocked out-of-core path, all of it on the GPU; with
+//                GPUOPT_BLAS_OOC_FAIL_STEP=3 too (blas.gpu.blocked_out_of_core_faults) the third
+//                step of every call fails and the call is finished on the CPU, still right
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -748,8 +750,14 @@ void blocked_cases(Check check) {
   const char* block = getenv("GPUOPT_BLAS_OOC_BLOCK");
   const char* log = getenv("GPUOPT_BLAS_LOG");
   const bool check_log = block && log && std::string(log) == "1";
+  const bool faults = getenv("GPUOPT_BLAS_OOC_FAIL_STEP") != nullptr;
   level3_cases::Plan plan;
   plan.transposes = {'N', 'T', 'C'};
+  if (faults) {  // each call drops and remakes the pipeline: fewer calls, all with several steps
+    plan.sizes = {300};
+    plan.depths = {129};
+    plan.transposes = {'N', 'T'};
+  }
   if (check_log) testing::internal::CaptureStderr();
   check(shim, cpu, plan);
   if (!check_log) return;
@@ -764,10 +772,16 @@ void blocked_cases(Check check) {
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(pos, end - pos);
     pos = end + 1;
-    if (line.rfind("gpuopt_blas: ", 0) != 0) continue;
+    // The call lines (not the one line of the first GPU failure of the process).
+    if (line.rfind("gpuopt_blas: ", 0) != 0 ||
+        (line.find(" [gpu] ") == std::string::npos && line.find(" [cpu] ") == std::string::npos))
+      continue;
     ++lines;
     EXPECT_NE(line.find(want), std::string::npos) << line;
-    EXPECT_EQ(line.find("on the CPU"), std::string::npos) << line;
+    if (faults)  // the step that failed, and every later one, on the CPU
+      EXPECT_NE(line.find("; the rest on the CPU after: "), std::string::npos) << line;
+    else
+      EXPECT_EQ(line.find("on the CPU"), std::string::npos) << line;
   }
   EXPECT_GT(lines, 0u) << "no log line: GPUOPT_BLAS_LOG=1 not seen by the shim?";
 }
