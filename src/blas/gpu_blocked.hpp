@@ -40,7 +40,7 @@ template <class T>
 class Blocked final : public BlockSteps<T> {
  public:
   Blocked(Engine& e, gpuopt_host_tiled::Pipeline* p, const char* routine, long nb);
-  ~Blocked();
+  ~Blocked() override;
   Blocked(const Blocked&) = delete;
   Blocked& operator=(const Blocked&) = delete;
 
