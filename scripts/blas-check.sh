@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The drop-in BLAS on a GPU machine (docs/blas.md): builds only what it needs, then
-#   1. the GPU tests (ctest -L gpu -R '^blas\.': pipeline, entry points, OOM fallback) and the
+#   1. the GPU tests (ctest -L gpu -R '^blas\.': pipeline, entry points, OOM fallback, the
+#      blocked out-of-core symm/syrk/syr2k/trmm/trsm: blas.gpu.blocked_out_of_core) and the
 #      reference testers with GPUOPT_BLAS_FORCE=gpu and N up to 65, through both forms;
 #   2. the unchanged C and Fortran programs (built with -lblas elsewhere, carried in
 #      CARRY/bin) through LD_PRELOAD and LD_LIBRARY_PATH: GPUOPT_BLAS_LOG must show [gpu] and

@@ -36,6 +36,18 @@ bool parse_streams(const char* text, int* out) {
   return true;
 }
 
+bool parse_positive(const char* text, long max, long* out) {
+  long v = 0;
+  const char* p = text;
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    v = v * 10 + (*p - '0');
+    if (v > max) return false;
+  }
+  if (p == text || *p || v < 1) return false;
+  *out = v;
+  return true;
+}
+
 namespace {
 
 Config read() {
@@ -61,6 +73,18 @@ Config read() {
       c.problems += std::string("GPUOPT_BLAS_STREAMS=") + v + " ignored (1 to " +
                     std::to_string(kMaxStreams) + "); ";
   }
+  // Testing only: the blocked out-of-core path (src/blas/gpu_blocked.hpp) forced, and a fault.
+  struct {
+    const char* name;
+    long max;
+    long* out;
+  } const positives[] = {{"GPUOPT_BLAS_OOC_BLOCK", kMaxOocBlock, &c.ooc_block},
+                         {"GPUOPT_BLAS_OOC_FAIL_STEP", kMaxOocFailStep, &c.ooc_fail_step}};
+  for (const auto& s : positives)
+    if (const char* v = secure_getenv(s.name))
+      if (!parse_positive(v, s.max, s.out))
+        c.problems +=
+            std::string(s.name) + "=" + v + " ignored (1 to " + std::to_string(s.max) + "); ";
   if (const char* v = secure_getenv("GPUOPT_BLAS_LOG")) c.log = *v && strcmp(v, "0") != 0;
   return c;
 }

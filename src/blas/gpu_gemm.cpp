@@ -1,5 +1,7 @@
 // gemm on the GPU: operands all in device/managed memory run in place (gpuopt_gemm on one
 // device); otherwise through the host-tiled pipeline on every device of GPUOPT_BLAS_DEVICES.
+#include "gpu_gemm.hpp"
+
 #include <string>
 
 #include "cpu_calls.hpp"
@@ -40,16 +42,9 @@ gpuopt_host_tiled::Memory memory_of(const void* p) {
   return w.pinned ? gpuopt_host_tiled::Memory::kPinned : gpuopt_host_tiled::Memory::kHost;
 }
 
-}  // namespace
-
 template <class T>
-bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, const T* B, int ldb,
-          T beta, T* C, int ldc, std::string* why) {
-  const char* routine = sizeof(T) == 8 ? "dgemm" : "sgemm";
-  Engine& e = Engine::get();
-  std::lock_guard<std::mutex> lock(e.mutex());
-  DeviceScope keep_device;
-  gpuopt_host_tiled::Pipeline* p = e.pipeline(why);
+gpuopt_host_tiled::Call make_call(char ta, char tb, long m, long n, long k, T alpha, const T* A,
+                                  long lda, const T* B, long ldb, T beta, T* C, long ldc) {
   gpuopt_host_tiled::Call c;
   c.dtype = sizeof(T) == 8 ? GPUOPT_DTYPE_F64 : GPUOPT_DTYPE_F32;
   c.transa = ta;
@@ -68,6 +63,41 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
   c.a_mem = memory_of(A);
   c.b_mem = memory_of(B);
   c.c_mem = memory_of(C);
+  return c;
+}
+
+constexpr const char* gemm_name(size_t elem) { return elem == 8 ? "dgemm" : "sgemm"; }
+
+}  // namespace
+
+template <class T>
+bool pipeline_gemm(Engine& e, gpuopt_host_tiled::Pipeline* p, const char* routine, char ta, char tb,
+                   long m, long n, long k, T alpha, const T* A, long lda, const T* B, long ldb,
+                   T beta, T* C, long ldc, std::string* why) {
+  const gpuopt_host_tiled::Call c = make_call(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  bool cpu_ok = true;
+  gpuopt_host_tiled::Result r =
+      p->gemm(c, [&](const gpuopt_host_tiled::Call& call, int64_t i0, int64_t j0, int64_t rows,
+                     int64_t cols) { cpu_ok = cpu_part<T>(call, i0, j0, rows, cols) && cpu_ok; });
+  if (r.ok) {
+    *why = r.plan;  // the order and the model's figures, for GPUOPT_BLAS_LOG
+    return true;
+  }
+  e.failed(routine, r.error);
+  *why = std::to_string(r.cpu_tiles) + " of " + std::to_string(r.tiles) +
+         " tiles finished on the CPU after: " + r.error;
+  if (!cpu_ok) *why += "; the CPU redo could not reach device memory";
+  return false;
+}
+
+template <class T>
+bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, const T* B, int ldb,
+          T beta, T* C, int ldc, std::string* why) {
+  Engine& e = Engine::get();
+  std::lock_guard<std::mutex> lock(e.mutex());
+  DeviceScope keep_device;
+  gpuopt_host_tiled::Pipeline* p = e.pipeline(why);
+  const gpuopt_host_tiled::Call c = make_call(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   const bool any_device = c.a_mem == gpuopt_host_tiled::Memory::kDevice ||
                           c.b_mem == gpuopt_host_tiled::Memory::kDevice ||
                           c.c_mem == gpuopt_host_tiled::Memory::kDevice;
@@ -85,23 +115,14 @@ bool gemm(char ta, char tb, int m, int n, int k, T alpha, const T* A, int lda, c
     if (di >= 0) {
       std::string err;
       if (p->gemm_in_place(c, static_cast<size_t>(di), &err)) return true;
-      e.failed(routine, err);
+      e.failed(gemm_name(sizeof(T)), err);
       *why = "in place: " + err;
       if (!cpu_part<T>(c, 0, 0, m, n)) *why += "; the CPU redo could not reach device memory";
       return true;
     }
   }
-  bool cpu_ok = true;
-  gpuopt_host_tiled::Result r =
-      p->gemm(c, [&](const gpuopt_host_tiled::Call& call, int64_t i0, int64_t j0, int64_t rows,
-                     int64_t cols) { cpu_ok = cpu_part<T>(call, i0, j0, rows, cols) && cpu_ok; });
-  if (r.ok) *why = r.plan;  // the order and the model's figures, for GPUOPT_BLAS_LOG
-  if (!r.ok) {
-    e.failed(routine, r.error);
-    *why = std::to_string(r.cpu_tiles) + " of " + std::to_string(r.tiles) +
-           " tiles finished on the CPU after: " + r.error;
-    if (!cpu_ok) *why += "; the CPU redo could not reach device memory";
-  }
+  pipeline_gemm<T>(e, p, gemm_name(sizeof(T)), ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                   why);
   return true;
 }
 
@@ -109,6 +130,12 @@ template bool gemm<double>(char, char, int, int, int, double, const double*, int
                            int, double, double*, int, std::string*);
 template bool gemm<float>(char, char, int, int, int, float, const float*, int, const float*, int,
                           float, float*, int, std::string*);
+template bool pipeline_gemm<double>(Engine&, gpuopt_host_tiled::Pipeline*, const char*, char, char,
+                                    long, long, long, double, const double*, long, const double*,
+                                    long, double, double*, long, std::string*);
+template bool pipeline_gemm<float>(Engine&, gpuopt_host_tiled::Pipeline*, const char*, char, char,
+                                   long, long, long, float, const float*, long, const float*, long,
+                                   float, float*, long, std::string*);
 
 }  // namespace gpu
 }  // namespace gpuopt_blas

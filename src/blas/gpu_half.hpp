@@ -17,7 +17,7 @@ struct Config;
 namespace gpu {
 
 /** Raised whenever HostServices, Table or the functions' meaning change. */
-constexpr int kGpuHalfInterface = 1;
+constexpr int kGpuHalfInterface = 2;  // 2: Config::ooc_block, ooc_fail_step
 
 /** The exported name of the GPU half's entry point (extern "C", GpuHalfEntry). */
 #define GPUOPT_BLAS_GPU_HALF_ENTRY "gpuopt_blas_gpu_table"

@@ -1,8 +1,10 @@
 // symm, syrk, syr2k, trmm and trsm on the GPU: cuBLAS on one device, on the operands in place
-// when they are in device memory, else on device copies made through the pinned ring (the call
-// must fit in the device's memory; a larger one runs on the CPU, untouched). A cuBLAS or CUDA
-// failure leaves the host outputs untouched (results are copied back only after success), so the
-// caller redoes the call on the CPU.
+// when they are in device memory, else on device copies made through the pinned ring. Host
+// arrays whose copies do not fit the device (its free memory less a margin, or their cudaMalloc
+// failing) take the blocked out-of-core path instead (gpu_blocked.hpp: gemm on the host-tiled
+// pipeline, all devices, with small diagonal steps). In core, a cuBLAS or CUDA failure leaves the
+// host outputs untouched (results are copied back only after success), so the caller redoes the
+// call on the CPU; the blocked path finishes on the CPU itself (gpu_blocked.hpp).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -10,6 +12,8 @@
 
 #include "cpu_calls.hpp"
 #include "gpu.hpp"
+#include "gpu_blocked.hpp"
+#include "gpu_cublas.hpp"
 #include "gpu_engine.hpp"
 #include "host_view.hpp"
 #include "level3.hpp"
@@ -24,19 +28,14 @@ struct Mat {
   bool out;
 };
 
-cublasFillMode_t fill(char uplo) {
-  return uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-}
-cublasOperation_t op(char t) { return t == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T; }
-cublasSideMode_t side_of(char s) { return s == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
-cublasDiagType_t diag_of(char d) { return d == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
-
 // Runs @p gpu_run (cuBLAS on device pointers and leading dimensions) on the call's matrices, or
-// @p cpu_run on host views of them when no GPU can be had and some are in device memory.
-// Returns false (outputs untouched) when the caller should redo the call on the CPU.
-template <class T, class GpuRun, class CpuRun>
+// @p cpu_run on host views of them when no GPU can be had and some are in device memory, or
+// @p blocked_run (the blocked routine on a Blocked<T>) when they are all host arrays whose device
+// copies do not fit. Returns false (outputs untouched) when the caller should redo the call on the
+// CPU.
+template <class T, class GpuRun, class CpuRun, class BlockedRun>
 bool run(const char* routine, std::vector<Mat> mats, GpuRun gpu_run, CpuRun cpu_run,
-         std::string* why) {
+         BlockedRun blocked_run, std::string* why) {
   Engine& e = Engine::get();
   std::lock_guard<std::mutex> lock(e.mutex());
   DeviceScope keep_device;
@@ -73,6 +72,20 @@ bool run(const char* routine, std::vector<Mat> mats, GpuRun gpu_run, CpuRun cpu_
   int di = e.device_index(device >= 0 ? device : p->devices()[0]);
   if (di < 0) di = 0;
   cudaSetDevice(p->devices()[static_cast<size_t>(di)]);
+  auto blocked = [&](long nb, const std::string& reason) {
+    Blocked<T> b(e, p, routine, nb);
+    blocked_run(b);
+    *why = "out of core (" + reason + "), " + b.summary();
+    return true;
+  };
+  if (!all_device && !any_device) {
+    double bytes = 0;
+    for (const Mat& m : mats)
+      bytes += static_cast<double>(m.rows) * static_cast<double>(m.cols) * sizeof(T);
+    std::string reason;
+    const long nb = blocked_block_size(p, static_cast<size_t>(di), bytes, &reason);
+    if (nb > 0) return blocked(nb, reason);
+  }
   cublasHandle_t h = e.cublas(static_cast<size_t>(di), why);
   if (!h) return any_device && on_host();
   cudaStream_t s = static_cast<cudaStream_t>(p->native_stream(static_cast<size_t>(di)));
@@ -122,53 +135,11 @@ bool run(const char* routine, std::vector<Mat> mats, GpuRun gpu_run, CpuRun cpu_
                           mats[i].cols, sizeof(T), false, static_cast<size_t>(di), &err);
   for (void* d : owned) cudaFree(d);
   if (ok) return true;
+  const bool no_fit = err.rfind("device copies do not fit", 0) == 0;
+  if (no_fit && !any_device) return blocked(blocked_default_block(p), err);
   *why = err;
-  if (err.rfind("device copies do not fit", 0) != 0) e.failed(routine, err);
+  if (!no_fit) e.failed(routine, err);
   return any_device && on_host();
-}
-
-// cuBLAS by element type.
-cublasStatus_t xsymm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n,
-                     const double* al, const double* A, int lda, const double* B, int ldb,
-                     const double* be, double* C, int ldc) {
-  return cublasDsymm(h, s, u, m, n, al, A, lda, B, ldb, be, C, ldc);
-}
-cublasStatus_t xsymm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n,
-                     const float* al, const float* A, int lda, const float* B, int ldb,
-                     const float* be, float* C, int ldc) {
-  return cublasSsymm(h, s, u, m, n, al, A, lda, B, ldb, be, C, ldc);
-}
-cublasStatus_t xsyrk(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t, int n, int k,
-                     const double* al, const double* A, int lda, const double* be, double* C,
-                     int ldc) {
-  return cublasDsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
-}
-cublasStatus_t xsyrk(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t, int n, int k,
-                     const float* al, const float* A, int lda, const float* be, float* C, int ldc) {
-  return cublasSsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
-}
-cublasStatus_t xsyr2k(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t, int n, int k,
-                      const double* al, const double* A, int lda, const double* B, int ldb,
-                      const double* be, double* C, int ldc) {
-  return cublasDsyr2k(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
-}
-cublasStatus_t xsyr2k(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t, int n, int k,
-                      const float* al, const float* A, int lda, const float* B, int ldb,
-                      const float* be, float* C, int ldc) {
-  return cublasSsyr2k(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
-}
-// trmm (in place: C = B) and trsm.
-cublasStatus_t xtr(bool solve, cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,
-                   cublasOperation_t t, cublasDiagType_t d, int m, int n, const double* al,
-                   const double* A, int lda, double* B, int ldb) {
-  return solve ? cublasDtrsm(h, s, u, t, d, m, n, al, A, lda, B, ldb)
-               : cublasDtrmm(h, s, u, t, d, m, n, al, A, lda, B, ldb, B, ldb);
-}
-cublasStatus_t xtr(bool solve, cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,
-                   cublasOperation_t t, cublasDiagType_t d, int m, int n, const float* al,
-                   const float* A, int lda, float* B, int ldb) {
-  return solve ? cublasStrsm(h, s, u, t, d, m, n, al, A, lda, B, ldb)
-               : cublasStrmm(h, s, u, t, d, m, n, al, A, lda, B, ldb, B, ldb);
 }
 
 using Ptrs = std::vector<void*>;
@@ -198,6 +169,9 @@ bool triangular(bool solve, char side, char uplo, char ta, char diag, int m, int
           Cpu<T>::trmm(side, uplo, ta, diag, m, n, alpha, at<T>(d, 0), ld_at(l, 0), at<T>(d, 1),
                        ld_at(l, 1));
       },
+      [&](Blocked<T>& b) {
+        blocked_triangular(b, solve, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb);
+      },
       why);
 }
 
@@ -218,6 +192,9 @@ bool symm(char side, char uplo, int m, int n, T alpha, const T* A, int lda, cons
         Cpu<T>::symm(side, uplo, m, n, alpha, at<T>(d, 0), ld_at(l, 0), at<T>(d, 1), ld_at(l, 1),
                      beta, at<T>(d, 2), ld_at(l, 2));
       },
+      [&](Blocked<T>& b) {
+        blocked_symm(b, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+      },
       why);
 }
 
@@ -235,6 +212,9 @@ bool syrk(char uplo, char trans, int n, int k, T alpha, const T* A, int lda, T b
       [&](const Ptrs& d, const Lds& l) {
         Cpu<T>::syrk(uplo, trans, n, k, alpha, at<T>(d, 0), ld_at(l, 0), beta, at<T>(d, 1),
                      ld_at(l, 1));
+      },
+      [&](Blocked<T>& b) {
+        blocked_syr2k<T>(b, uplo, trans, n, k, alpha, A, lda, nullptr, 0, beta, C, ldc);
       },
       why);
 }
@@ -254,6 +234,9 @@ bool syr2k(char uplo, char trans, int n, int k, T alpha, const T* A, int lda, co
       [&](const Ptrs& d, const Lds& l) {
         Cpu<T>::syr2k(uplo, trans, n, k, alpha, at<T>(d, 0), ld_at(l, 0), at<T>(d, 1), ld_at(l, 1),
                       beta, at<T>(d, 2), ld_at(l, 2));
+      },
+      [&](Blocked<T>& b) {
+        blocked_syr2k(b, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
       },
       why);
 }

@@ -8,6 +8,12 @@
 //                B panels, gangs); the deferred finish on one GPU and on two
 //   Blas.*       the entry points: host arrays, device and managed pointers in place, the other
 //                level-3 routines, concurrent callers, a child after fork()
+//   Blocked.*    symm, syrk, syr2k, trmm and trsm, f64 and f32, every flag combination on odd
+//                sizes against the CPU BLAS (level3_cases.hpp); with GPUOPT_BLAS_OOC_BLOCK=64 and
+//                GPUOPT_BLAS_LOG=1 (ctest's blas.gpu.blocked_out_of_core) every call must also
+//                have taken the blocked out-of-core path, all of it on the GPU; with
+//                GPUOPT_BLAS_OOC_FAIL_STEP=3 too (blas.gpu.blocked_out_of_core_faults) the third
+//                step of every call fails and the call is finished on the CPU, still right
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -25,6 +31,7 @@
 #include "blas_prototypes.h"
 #include "copy_pool.hpp"
 #include "host_tiled_gemm.hpp"
+#include "level3_cases.hpp"
 
 namespace {
 
@@ -166,20 +173,8 @@ TEST(CopyPool, ConcurrentCallersEachGetAllTheirPieces) {
   for (int v : ok) EXPECT_EQ(v, 1);
 }
 
-// The CPU BLAS the shim forwards to, loaded here by path for reference results.
-void* cpu_blas() {
-  static void* h = [] {
-    const char* env = getenv("GPUOPT_BLAS_CPU_LIB");
-    const char* paths[] = {env ? env : "",
-                           "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
-                           "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"};
-    for (const char* p : paths)
-      if (*p)
-        if (void* l = dlopen(p, RTLD_NOW | RTLD_LOCAL)) return l;
-    return static_cast<void*>(nullptr);
-  }();
-  return h;
-}
+using level3_cases::cpu_blas;  // the CPU BLAS the shim forwards to, for reference results
+
 template <class F>
 F cpu_fn(const char* name) {
   void* h = cpu_blas();
@@ -736,6 +731,90 @@ TEST(Blas, ChildAfterForkRunsRight) {
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// symm, syrk, syr2k, trmm and trsm on host arrays, every flag combination. With
+// GPUOPT_BLAS_OOC_BLOCK set (blas.gpu.blocked_out_of_core) they take the blocked out-of-core path
+// (src/blas/gpu_blocked.hpp) in blocks of that size; with GPUOPT_BLAS_LOG=1 too, every call's
+// log line must say so, and that nothing of it ran on the CPU.
+
+template <class T, class Check>
+void blocked_cases(Check check) {
+  SKIP_WITHOUT_GPU();
+  level3_cases::Level3<T> cpu, shim;
+  if (!cpu_blas() || !level3_cases::level3_of<T>(cpu_blas(), &cpu))
+    GTEST_SKIP() << "no CPU BLAS to compare with";
+  ASSERT_TRUE(level3_cases::level3_of<T>(RTLD_DEFAULT, &shim));  // the shim's (linked)
+  ASSERT_NE(dlsym(RTLD_DEFAULT, "dtrsm_"), dlsym(cpu_blas(), "dtrsm_"));
+  const char* block = getenv("GPUOPT_BLAS_OOC_BLOCK");
+  const char* log = getenv("GPUOPT_BLAS_LOG");
+  const bool check_log = block && log && std::string(log) == "1";
+  const bool faults = getenv("GPUOPT_BLAS_OOC_FAIL_STEP") != nullptr;
+  level3_cases::Plan plan;
+  plan.transposes = {'N', 'T', 'C'};
+  if (faults) {  // each call drops and remakes the pipeline: fewer calls, all with several steps
+    plan.sizes = {300};
+    plan.depths = {129};
+    plan.transposes = {'N', 'T'};
+  }
+  if (check_log) testing::internal::CaptureStderr();
+  check(shim, cpu, plan);
+  if (!check_log) return;
+  const std::string text = testing::internal::GetCapturedStderr();
+  const std::string want =
+      std::string(
+          "[gpu] GPUOPT_BLAS_FORCE=gpu; out of core (GPUOPT_BLAS_OOC_BLOCK), blocked, nb=") +
+      block + ":";
+  size_t lines = 0, pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    // The call lines (not the one line of the first GPU failure of the process).
+    if (line.rfind("gpuopt_blas: ", 0) != 0 ||
+        (line.find(" [gpu] ") == std::string::npos && line.find(" [cpu] ") == std::string::npos))
+      continue;
+    ++lines;
+    EXPECT_NE(line.find(want), std::string::npos) << line;
+    if (faults)  // the step that failed, and every later one, on the CPU
+      EXPECT_NE(line.find("; the rest on the CPU after: "), std::string::npos) << line;
+    else
+      EXPECT_EQ(line.find("on the CPU"), std::string::npos) << line;
+  }
+  EXPECT_GT(lines, 0u) << "no log line: GPUOPT_BLAS_LOG=1 not seen by the shim?";
+}
+
+template <class T>
+class Blocked : public ::testing::Test {};
+using BlockedTypes = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(Blocked, BlockedTypes, );  // the empty argument: clang -Wpedantic
+
+TYPED_TEST(Blocked, Symm) {
+  blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {
+    level3_cases::check_symm<TypeParam>(shim, cpu, plan);
+  });
+}
+TYPED_TEST(Blocked, Syrk) {
+  blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {
+    level3_cases::check_syrk<TypeParam>(shim, cpu, plan, false);
+  });
+}
+TYPED_TEST(Blocked, Syr2k) {
+  blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {
+    level3_cases::check_syrk<TypeParam>(shim, cpu, plan, true);
+  });
+}
+TYPED_TEST(Blocked, Trmm) {
+  blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {
+    level3_cases::check_triangular<TypeParam>(shim, cpu, plan, false);
+  });
+}
+TYPED_TEST(Blocked, Trsm) {
+  blocked_cases<TypeParam>([](const auto& shim, const auto& cpu, const auto& plan) {
+    level3_cases::check_triangular<TypeParam>(shim, cpu, plan, true);
+  });
 }
 
 }  // namespace

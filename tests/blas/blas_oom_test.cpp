@@ -1,7 +1,8 @@
 // A GPU out of memory in the middle of a program's BLAS calls: the calls finish on the CPU with
-// the right result, and the GPU path comes back once memory is free. Runs alone (it takes all
-// of GPU 0's memory), with GPUOPT_BLAS_FORCE=gpu GPUOPT_BLAS_DEVICES=0. Prints "N passed, N
-// failed"; exit 77 without a GPU.
+// the right result, and the GPU path comes back once memory is free; non-GEMM calls whose device
+// copies do not fit run out of core (blocked on the pipeline) with the right result. Runs alone (it
+// takes all of GPU 0's memory), with GPUOPT_BLAS_FORCE=gpu GPUOPT_BLAS_DEVICES=0. Prints "N passed,
+// N failed"; exit 77 without a GPU.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -80,6 +81,29 @@ bool syrk_right(int n, int k) {
   return true;
 }
 
+// dtrsm L L N N (m x n, host arrays) against op(A) X = alpha B0 on sampled entries.
+bool trsm_right(int m, int n) {
+  std::vector<double> A(static_cast<size_t>(m) * m), B(static_cast<size_t>(m) * n);
+  for (int j = 0; j < m; ++j)
+    for (int i = j; i < m; ++i)
+      A[i + static_cast<size_t>(j) * m] =
+          i == j ? 2.0 : std::sin(0.3 * (i + 7.0 * j)) / static_cast<double>(m);
+  for (size_t i = 0; i < B.size(); ++i) B[i] = std::cos(0.7 * static_cast<double>(i));
+  const std::vector<double> B0 = B;
+  double alpha = 1.5;
+  dtrsm_("L", "L", "N", "N", &m, &n, &alpha, A.data(), &m, B.data(), &m, 1, 1, 1, 1);
+  for (int s = 0; s < 300; ++s) {
+    int i = (s * 7919) % m, j = (s * 31) % n;
+    long double sum = 0;
+    for (int l = 0; l <= i; ++l)
+      sum += static_cast<long double>(A[i + static_cast<size_t>(l) * m]) *
+             B[l + static_cast<size_t>(j) * m];
+    double want = alpha * B0[i + static_cast<size_t>(j) * m];
+    if (std::fabs(static_cast<double>(sum) - want) > 1e-11 * (std::fabs(want) + 1)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main() {
@@ -94,9 +118,22 @@ int main() {
   check(gemm_right(1500), "dgemm while the GPU has no memory (setup fails): right, on the CPU");
   release(blocks);
   check(gemm_right(1500), "dgemm with memory free again: right (GPU)");
-  blocks = hog();  // the pipeline exists now; the call's own device copies cannot be made
-  check(syrk_right(3000, 700), "dsyrk out of memory mid-program: right, on the CPU");
+  // The pipeline exists now (its buffers were made with memory free): host arrays whose device
+  // copies do not fit take the blocked out-of-core path on it (src/blas/gpu_blocked.hpp).
+  blocks = hog();
+  // 2 GiB free: a dtrsm with 2.3 GB of copies is blocked, its diagonal steps (1 GiB of
+  // workspace) on the GPU.
+  for (int i = 0; i < 2 && !blocks.empty(); ++i) {
+    cudaFree(blocks.front());
+    blocks.erase(blocks.begin());
+  }
+  check(trsm_right(12000, 12000), "dtrsm larger than the free device memory: right (blocked)");
+  std::vector<void*> rest = hog();  // nothing free: the copies of any call cannot be made
+  check(syrk_right(3000, 700), "dsyrk with no device memory for its copies: right (blocked)");
+  check(trsm_right(3000, 2000),
+        "dtrsm with no device memory for its copies: right (blocked; diagonal steps on the CPU)");
   check(gemm_right(1200), "dgemm after it: right");
+  release(rest);
   release(blocks);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;
