@@ -3,7 +3,8 @@
 
 Input: reference_symbols.txt (every dynamic symbol of the reference BLAS + CBLAS).
 Output (committed, regenerate after editing the list or NATIVE below):
-  generated/forwarders_x86_64.S  one stub per forwarded function: a jump through a table slot,
+  generated/forwarders_x86_64.S  one stub per forwarded function (one assembler macro, a line
+                                 a function): a jump through a table slot,
                                  resolved on first call (gpuopt_blas_forward_resolve)
   generated/forward_names.c      the names, in slot order, and the slot table
   generated/libblas.map          the version script: every reference symbol is exported
@@ -50,23 +51,24 @@ def render(functions, data):
            "# slot (dlsym in the CPU BLAS, once) and jumps. Arguments pass through untouched.",
            "  .hidden gpuopt_blas_forward_table",
            "  .hidden gpuopt_blas_forward_slow",
-           "  .text"]
-    for i, name in enumerate(forwarded):
-        asm += [
-            f"  .globl {name}",
-            f"  .type {name},@function",
-            "  .p2align 4",
-            f"{name}:",
-            "  .cfi_startproc",
-            f"  movq gpuopt_blas_forward_table+{8 * i}(%rip), %rax",
-            "  testq %rax, %rax",
-            "  jz 1f",
-            "  jmp *%rax",
-            f"1: movl ${i}, %r11d",
-            "  jmp gpuopt_blas_forward_slow",
-            "  .cfi_endproc",
-            f"  .size {name}, .-{name}",
-        ]
+           "  .text",
+           "# The stub of function NAME, which jumps through slot SLOT (8 bytes a slot).",
+           "  .macro GPUOPT_BLAS_FORWARD name, slot",
+           "  .globl \\name",
+           "  .type \\name,@function",
+           "  .p2align 4",
+           "\\name:",
+           "  .cfi_startproc",
+           "  movq gpuopt_blas_forward_table+8*\\slot(%rip), %rax",
+           "  testq %rax, %rax",
+           "  jz 1f",
+           "  jmp *%rax",
+           "1: movl $\\slot, %r11d",
+           "  jmp gpuopt_blas_forward_slow",
+           "  .cfi_endproc",
+           "  .size \\name, .-\\name",
+           "  .endm"]
+    asm += [f"  GPUOPT_BLAS_FORWARD {name}, {i}" for i, name in enumerate(forwarded)]
     asm.append('  .section .note.GNU-stack,"",@progbits')
     names = [header, "#include <stddef.h>", "",
              "/* Names of the forwarded functions, in slot order. */",

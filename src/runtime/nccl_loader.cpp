@@ -66,26 +66,29 @@ Loaded load() {
   }
   std::string missing;
   NcclApi& a = L.api;
-  bind(h, "ncclGetVersion", &a.GetVersion, &missing);
-  bind(h, "ncclGetUniqueId", &a.GetUniqueId, &missing);
-  bind(h, "ncclCommInitRank", &a.CommInitRank, &missing);
-  bind(h, "ncclCommInitAll", &a.CommInitAll, &missing);
-  bind(h, "ncclCommSplit", &a.CommSplit, &missing);
-  bind(h, "ncclCommDestroy", &a.CommDestroy, &missing);
-  bind(h, "ncclCommAbort", &a.CommAbort, &missing);
-  bind(h, "ncclCommCount", &a.CommCount, &missing);
-  bind(h, "ncclCommUserRank", &a.CommUserRank, &missing);
-  bind(h, "ncclCommGetAsyncError", &a.CommGetAsyncError, &missing);
-  bind(h, "ncclGetErrorString", &a.GetErrorString, &missing);
-  bind(h, "ncclGetLastError", &a.GetLastError, &missing);
-  bind(h, "ncclGroupStart", &a.GroupStart, &missing);
-  bind(h, "ncclGroupEnd", &a.GroupEnd, &missing);
-  bind(h, "ncclAllReduce", &a.AllReduce, &missing);
-  bind(h, "ncclReduceScatter", &a.ReduceScatter, &missing);
-  bind(h, "ncclAllGather", &a.AllGather, &missing);
-  bind(h, "ncclBroadcast", &a.Broadcast, &missing);
-  bind(h, "ncclSend", &a.Send, &missing);
-  bind(h, "ncclRecv", &a.Recv, &missing);
+  // a.<fn> from the library's nccl<fn>.
+#define GPUOPT_NCCL_BIND(fn) bind(h, "nccl" #fn, &a.fn, &missing)
+  GPUOPT_NCCL_BIND(GetVersion);
+  GPUOPT_NCCL_BIND(GetUniqueId);
+  GPUOPT_NCCL_BIND(CommInitRank);
+  GPUOPT_NCCL_BIND(CommInitAll);
+  GPUOPT_NCCL_BIND(CommSplit);
+  GPUOPT_NCCL_BIND(CommDestroy);
+  GPUOPT_NCCL_BIND(CommAbort);
+  GPUOPT_NCCL_BIND(CommCount);
+  GPUOPT_NCCL_BIND(CommUserRank);
+  GPUOPT_NCCL_BIND(CommGetAsyncError);
+  GPUOPT_NCCL_BIND(GetErrorString);
+  GPUOPT_NCCL_BIND(GetLastError);
+  GPUOPT_NCCL_BIND(GroupStart);
+  GPUOPT_NCCL_BIND(GroupEnd);
+  GPUOPT_NCCL_BIND(AllReduce);
+  GPUOPT_NCCL_BIND(ReduceScatter);
+  GPUOPT_NCCL_BIND(AllGather);
+  GPUOPT_NCCL_BIND(Broadcast);
+  GPUOPT_NCCL_BIND(Send);
+  GPUOPT_NCCL_BIND(Recv);
+#undef GPUOPT_NCCL_BIND
   if (!missing.empty()) {
     L.why = std::string(name) + " lacks " + missing +
             ": gpuopt needs NCCL 2.18 or newer (ncclCommSplit); " + kHowTo;

@@ -73,6 +73,15 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
   "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "   \
   "%125, %126, %127}"
 
+// The asm of an mma with both operands from shared memory (descriptors da, db; scale_d == 0
+// overwrites D): INSTR the instruction with its accumulator list, DD the accumulators' constraints,
+// PRED the operand number of scale_d, ARGS the instruction's operands after the accumulators
+// (da, db, "p, 1, 1", any immediates) and the variadic part the immediates' constraints.
+#define GPUOPT_WGMMA_SS_ASM(INSTR, DD, PRED, ARGS, ...)                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " PRED ", 0;\n" INSTR ARGS ";\n}\n" \
+               : DD                                                                  \
+               : "l"(da), "l"(db), "r"(scale_d)__VA_ARGS__)
+
 // D(64x256, f32) (+)= A(64xK) * B(Kx256) from shared memory, K = 16 (16-bit types) or 8 (tf32).
 // scale_d == 0 overwrites D. kTransA/kTransB: 1 = operand stored MN-major (16-bit types only).
 // The 16-bit flavours differ only in the type of their operands (T: "bf16" or "f16").
@@ -82,22 +91,17 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
     template <int kTransA, int kTransB>                                                            \
     static __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t da, std::uint64_t db, \
                                                std::uint32_t scale_d) {                            \
-      asm volatile(                                                                                \
-          "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                             \
-          "wgmma.mma_async.sync.aligned.m64n128k16.f32." T "." T " " GPUOPT_WG_REGS64              \
-          ", %64, %65, p, 1, 1, %67, %68;\n}\n"                                                    \
-          : GPUOPT_WG_D64                                                                          \
-          : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));                           \
+      GPUOPT_WGMMA_SS_ASM(                                                                         \
+          "wgmma.mma_async.sync.aligned.m64n128k16.f32." T "." T " " GPUOPT_WG_REGS64,             \
+          GPUOPT_WG_D64, "%66", ", %64, %65, p, 1, 1, %67, %68", , "n"(kTransA), "n"(kTransB));    \
     }                                                                                              \
     template <int kTransA, int kTransB>                                                            \
     static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da,                  \
                                                std::uint64_t db, std::uint32_t scale_d) {          \
-      asm volatile(                                                                                \
-          "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                            \
-          "wgmma.mma_async.sync.aligned.m64n256k16.f32." T "." T " " GPUOPT_WG_REGS128             \
-          ", %128, %129, p, 1, 1, %131, %132;\n}\n"                                                \
-          : GPUOPT_WG_D128                                                                         \
-          : "l"(da), "l"(db), "r"(scale_d), "n"(kTransA), "n"(kTransB));                           \
+      GPUOPT_WGMMA_SS_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32." T "." T                   \
+                          " " GPUOPT_WG_REGS128,                                                   \
+                          GPUOPT_WG_D128, "%130", ", %128, %129, p, 1, 1, %131, %132", ,           \
+                          "n"(kTransA), "n"(kTransB));                                             \
     }                                                                                              \
   };
 GPUOPT_WGMMA_16BIT(WgmmaBf16, "bf16")
@@ -111,25 +115,18 @@ struct WgmmaTf32 {
   static __device__ __forceinline__ void mma(float (&d)[32], std::uint64_t da, std::uint64_t db,
                                              std::uint32_t scale_d) {
     static_assert(kTransA == 0 && kTransB == 0, "wgmma tf32 needs K-major operands");
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32
-        ", %32, %33, p, 1, 1;\n}\n"
-        : GPUOPT_WG_D32
-        : "l"(da), "l"(db), "r"(scale_d));
+    GPUOPT_WGMMA_SS_ASM("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32,
+                        GPUOPT_WG_D32, "%34", ", %32, %33, p, 1, 1", );
   }
   template <int kTransA, int kTransB>
   static __device__ __forceinline__ void mma(float (&d)[128], std::uint64_t da, std::uint64_t db,
                                              std::uint32_t scale_d) {
     static_assert(kTransA == 0 && kTransB == 0, "wgmma tf32 needs K-major operands");
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128
-        ", %128, %129, p, 1, 1;\n}\n"
-        : GPUOPT_WG_D128
-        : "l"(da), "l"(db), "r"(scale_d));
+    GPUOPT_WGMMA_SS_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128,
+                        GPUOPT_WG_D128, "%130", ", %128, %129, p, 1, 1", );
   }
 };
+#undef GPUOPT_WGMMA_SS_ASM
 
 // D(64x256, f32) (+)= A(64x8) * B(8x256), tf32, A from registers (the RS form: any layout in
 // shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of warp w of

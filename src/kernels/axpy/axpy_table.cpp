@@ -2,9 +2,12 @@
 #include <cstdint>
 
 #include "kernels/axpy/axpy.hpp"
+#include "kernels/variant_row.hpp"
 
 namespace gpuopt {
 namespace {
+
+using Row = VariantRow<AxpyProblem>;
 
 constexpr unsigned kFloat = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
@@ -23,38 +26,28 @@ const char* vec_can(const AxpyProblem& p, const DeviceDesc&) {
 
 // The block tile wins on ordinary and compressible memory (H200: 97% vs 95% of the copy roof on
 // plain memory; 1.65x vs 1.55x of plain on compressed memory), the grid-stride loop next.
-int naive_pref(const AxpyProblem&, const DeviceDesc&) { return 10; }
-int gridstride_pref(const AxpyProblem&, const DeviceDesc&) { return 20; }
-int blocktile_pref(const AxpyProblem&, const DeviceDesc&) { return 30; }
-int vendor_pref(const AxpyProblem&, const DeviceDesc&) { return 0; }
-
-const Variant<AxpyProblem> kTable[] = {
-    {{"naive", "one thread per element, scalar loads, any stride", 0, 0, false, kFloat},
-     naive_can,
-     naive_pref,
-     axpy_launch_naive},
-    {{"vec4_gridstride", "16-byte vector loads, grid-stride loop, 4 vectors in flight per thread",
-      0, 0, false, kFloat},
-     vec_can,
-     gridstride_pref,
-     axpy_launch_vec4_gridstride},
-    {{"vec4_blocktile",
-      "16-byte vector loads, one contiguous tile per block (compression-friendly order)", 0, 0,
-      false, kFloat},
-     vec_can,
-     blocktile_pref,
-     axpy_launch_vec4_blocktile},
-    {{"cublas", "cublasSaxpy_64 / cublasDaxpy_64 (vendor)", 0, 0, true, kFloat},
-     nullptr,
-     vendor_pref,
-     axpy_launch_cublas},
+constexpr Variant<AxpyProblem> kTable[] = {
+    Row("naive", "one thread per element, scalar loads, any stride", kFloat)
+        .can(naive_can)
+        .rank<10>()
+        .launch(axpy_launch_naive),
+    Row("vec4_gridstride", "16-byte vector loads, grid-stride loop, 4 vectors in flight per thread",
+        kFloat)
+        .can(vec_can)
+        .rank<20>()
+        .launch(axpy_launch_vec4_gridstride),
+    Row("vec4_blocktile",
+        "16-byte vector loads, one contiguous tile per block (compression-friendly order)", kFloat)
+        .can(vec_can)
+        .rank<30>()
+        .launch(axpy_launch_vec4_blocktile),
+    Row("cublas", "cublasSaxpy_64 / cublasDaxpy_64 (vendor)", kFloat)
+        .vendor()
+        .launch(axpy_launch_cublas),
 };
 
 }  // namespace
 
-const Variant<AxpyProblem>* axpy_variants(int* count) {
-  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
-  return kTable;
-}
+const Variant<AxpyProblem>* axpy_variants(int* count) { return table_entries(kTable, count); }
 
 }  // namespace gpuopt

@@ -6,8 +6,8 @@
 // (H200, f32 2^28): 97% of the copy roof on plain memory, 1.6x plain on compressible memory.
 #include "common/direct_launch.cuh"
 #include "common/launch.hpp"
-#include "common/vector_types.cuh"
 #include "kernels/axpy/axpy.hpp"
+#include "kernels/axpy/axpy_vectors.cuh"
 
 namespace gpuopt {
 namespace {
@@ -18,26 +18,14 @@ constexpr int kUnroll = 1;
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     axpy_vec4_blocktile_kernel(long long n, T a, const T* x, T* y) {
-  using V = typename Vec16<T>::type;
-  constexpr int W = Vec16<T>::width;
-  const long long nvec = n / W;
-  const V* xv = reinterpret_cast<const V*>(x);
-  V* yv = reinterpret_cast<V*>(y);
+  const AxpyVectors<T> v(n, x, y);
   const long long base = static_cast<long long>(blockIdx.x) * kThreads * kUnroll + threadIdx.x;
-  if (base + (kUnroll - 1) * kThreads < nvec) {
-    V xr[kUnroll], yr[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      xr[u] = __ldcs(xv + base + u * kThreads);
-      yr[u] = __ldcs(yv + base + u * kThreads);
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) __stcs(yv + base + u * kThreads, axpy_lanes(a, xr[u], yr[u]));
+  if (base + (kUnroll - 1) * kThreads < v.nvec) {
+    v.template unrolled<kUnroll>(a, base, kThreads);
   } else {
-    for (long long i = base; i < nvec; i += kThreads)
-      __stcs(yv + i, axpy_lanes(a, __ldcs(xv + i), __ldcs(yv + i)));
+    for (long long i = base; i < v.nvec; i += kThreads) v.one(a, i);
   }
-  if (blockIdx.x == gridDim.x - 1) axpy_tail(nvec * W, n, a, x, y);
+  if (blockIdx.x == gridDim.x - 1) axpy_tail(v.nvec * v.W, n, a, x, y);
 }
 
 template <class T>

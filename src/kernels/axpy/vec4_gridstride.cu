@@ -4,8 +4,8 @@
 // cover HBM latency. Figure: see docs/notes/axpy.md (share of the copy roof on the bench device).
 #include "common/direct_launch.cuh"
 #include "common/launch.hpp"
-#include "common/vector_types.cuh"
 #include "kernels/axpy/axpy.hpp"
+#include "kernels/axpy/axpy_vectors.cuh"
 
 namespace gpuopt {
 namespace {
@@ -16,25 +16,13 @@ constexpr int kUnroll = 4;
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     axpy_vec4_gridstride_kernel(long long n, T a, const T* x, T* y) {
-  using V = typename Vec16<T>::type;
-  constexpr int W = Vec16<T>::width;
-  const long long nvec = n / W;
-  const V* xv = reinterpret_cast<const V*>(x);
-  V* yv = reinterpret_cast<V*>(y);
+  const AxpyVectors<T> v(n, x, y);
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
-    V xr[kUnroll], yr[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      xr[u] = __ldcs(xv + i + u * stride);  // read once: evict first
-      yr[u] = __ldcs(yv + i + u * stride);
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) __stcs(yv + i + u * stride, axpy_lanes(a, xr[u], yr[u]));
-  }
-  for (; i < nvec; i += stride) __stcs(yv + i, axpy_lanes(a, __ldcs(xv + i), __ldcs(yv + i)));
-  if (blockIdx.x == gridDim.x - 1) axpy_tail(nvec * W, n, a, x, y);
+  for (; i + (kUnroll - 1) * stride < v.nvec; i += kUnroll * stride)
+    v.template unrolled<kUnroll>(a, i, stride);
+  for (; i < v.nvec; i += stride) v.one(a, i);
+  if (blockIdx.x == gridDim.x - 1) axpy_tail(v.nvec * v.W, n, a, x, y);
 }
 
 // Resident blocks per SM of the kernel (registers decide it: 48 per thread gives 5, not 8).

@@ -1,9 +1,12 @@
 // The gdn variant table and its dispatch rule (see gdn.hpp).
 #include "kernels/gdn/gdn.hpp"
+#include "kernels/variant_row.hpp"
 #include "runtime/error.hpp"
 
 namespace gpuopt {
 namespace {
+
+using Row = VariantRow<GdnProblem>;
 
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 
@@ -30,8 +33,7 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md):
 // sm80_mma_fused wins the forward pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms
 // tf32) and the f32 backward pass (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward
-// pass (0.747 vs 0.804 ms).
-int composed_pref(const GdnProblem&, const DeviceDesc&) { return 10; }
+// pass (0.747 vs 0.804 ms). composed ranks 10 (in the table).
 int sm80_mma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
   return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
 }
@@ -42,10 +44,6 @@ int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return 40;
   return p.tf32 ? 15 : 30;
 }
-
-// The tf32 backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, round 13:
-// 0.455 vs 0.622 ms; docs/notes/history/gdn-rounds.md).
-int sm90_onepass_fused_pref(const GdnProblem&, const DeviceDesc&) { return 50; }
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,
@@ -68,49 +66,53 @@ gpuopt_status_t launch_nonempty(const GdnProblem& p, const ExecEnv& env) {
   return Launch(p, env);
 }
 
-const Variant<GdnProblem> kTable[] = {
-    {{"composed",
-      "elementwise kernels (square, rsqrt epilogue, gradient terms) around cuBLAS GEMMs/GEMVs "
-      "(SGEMM for f32, TF32 tensor cores for tf32)",
-      0, 0, false, kF32},
-     composed_can,
-     composed_pref,
-     launch_nonempty<gdn_launch_composed>},
-    {{"sm80_mma_fused",
-      "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
-      "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
-      "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
-      80, 0, false, kF32},
-     sm80_mma_fused_can,
-     sm80_mma_fused_pref,
-     launch_nonempty<gdn_launch_sm80_mma_fused>},
-    {{"sm90_wgmma_fused",
-      "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, warp-specialized): "
-      "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
-      "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32; backward: the dx "
-      "GEMM gamma^T t (dx += 2 x u epilogue) and the split-K dgamma GEMM on it (f32: t's low TF32 "
-      "part formed in shared memory), the z/t GEMM from sm80_mma_fused",
-      0, 90, false, kF32},
-     gdn_can_sm90_wgmma_fused,
-     sm90_wgmma_fused_pref,
-     launch_nonempty<gdn_launch_sm90_wgmma_fused>},
-    {{"sm90_onepass_fused",
-      "the tf32 backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
-      "z = gamma x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in the epilogue, "
-      "t over x in shared memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; x and dy by "
-      "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); t written "
-      "once, then sm90_wgmma_fused's dgamma GEMM",
-      0, 90, false, kF32},
-     gdn_can_sm90_onepass_fused,
-     sm90_onepass_fused_pref,
-     launch_nonempty<gdn_launch_sm90_onepass_fused>},
+constexpr Variant<GdnProblem> kTable[] = {
+    Row("composed",
+        "elementwise kernels (square, rsqrt epilogue, gradient terms) around cuBLAS GEMMs/GEMVs "
+        "(SGEMM for f32, TF32 tensor cores for tf32)",
+        kF32)
+        .can(composed_can)
+        .rank<10>()
+        .launch(launch_nonempty<gdn_launch_composed>),
+    Row("sm80_mma_fused",
+        "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
+        "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
+        "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
+        kF32)
+        .min_sm(80)
+        .can(sm80_mma_fused_can)
+        .rank(sm80_mma_fused_pref)
+        .launch(launch_nonempty<gdn_launch_sm80_mma_fused>),
+    Row("sm90_wgmma_fused",
+        "the fused forward pass on the sm90 TMA + wgmma GEMM kernel (persistent, "
+        "warp-specialized): "
+        "x squared as the register operand is built, y = x s(beta + z) in the epilogue, 3xTF32 "
+        "(pre-split gamma, three k blocks per x block) for f32, 1xTF32 for tf32; backward: the dx "
+        "GEMM gamma^T t (dx += 2 x u epilogue) and the split-K dgamma GEMM on it (f32: t's low "
+        "TF32 "
+        "part formed in shared memory), the z/t GEMM from sm80_mma_fused",
+        kF32)
+        .exact_sm(90)
+        .can(gdn_can_sm90_wgmma_fused)
+        .rank(sm90_wgmma_fused_pref)
+        .launch(launch_nonempty<gdn_launch_sm90_wgmma_fused>),
+    // The tf32 backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, round 13:
+    // 0.455 vs 0.622 ms; docs/notes/history/gdn-rounds.md).
+    Row("sm90_onepass_fused",
+        "the tf32 backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
+        "z = gamma x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in the epilogue, "
+        "t over x in shared memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; x and dy by "
+        "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); t written "
+        "once, then sm90_wgmma_fused's dgamma GEMM",
+        kF32)
+        .exact_sm(90)
+        .can(gdn_can_sm90_onepass_fused)
+        .rank<50>()
+        .launch(launch_nonempty<gdn_launch_sm90_onepass_fused>),
 };
 
 }  // namespace
 
-const Variant<GdnProblem>* gdn_variants(int* count) {
-  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
-  return kTable;
-}
+const Variant<GdnProblem>* gdn_variants(int* count) { return table_entries(kTable, count); }
 
 }  // namespace gpuopt

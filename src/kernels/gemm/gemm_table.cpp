@@ -2,9 +2,12 @@
 #include <cstdint>
 
 #include "kernels/gemm/gemm.hpp"
+#include "kernels/variant_row.hpp"
 
 namespace gpuopt {
 namespace {
+
+using Row = VariantRow<GemmProblem>;
 
 constexpr unsigned kAllTypes = dtype_bit(GPUOPT_DTYPE_F64) | dtype_bit(GPUOPT_DTYPE_F32) |
                                dtype_bit(GPUOPT_DTYPE_BF16) | dtype_bit(GPUOPT_DTYPE_F16);
@@ -28,86 +31,84 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
                      p.m * p.n <= kSmall && p.m * p.n * p.k <= kSmall;
   return exact_f32 && small ? 105 : 10;
 }
-int naive_pref(const GemmProblem&, const DeviceDesc&) { return 0; }
-// cuBLAS measured fastest for every type on the H200 (docs/notes/gemm.md), so auto ranks it
-// first; an own rung moves above it only after the bench shows it faster.
-int vendor_pref(const GemmProblem&, const DeviceDesc&) { return 100; }
-// cuBLASLt just below cuBLAS for every type and shape: torch.matmul calls cuBLAS for every dtype
-// (cuBLASLt only with TORCH_BLAS_PREFER_CUBLASLT=1 or a bias epilogue), and cublasGemmEx runs
-// the heuristic's first choice as this rung does. To be confirmed per dtype by a GPU run (the
-// bench times both; a tuning cache picks the faster where they differ).
-int cublaslt_pref(const GemmProblem&, const DeviceDesc&) { return 99; }
+constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
+constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
+constexpr unsigned kWgmmaTypes =
+    dtype_bit(GPUOPT_DTYPE_BF16) | dtype_bit(GPUOPT_DTYPE_F16) | dtype_bit(GPUOPT_DTYPE_F32);
 
-// Below cuBLAS everywhere: the interleaved re-timing (own, vendor, five rounds) puts it at 0.929x
-// (H200) and 0.937x (H100) of cuBLAS at 8192^3, where single rows had shown it 1.00-1.05x, and
-// torch.matmul (cublasDgemm) was 2.3% ahead of auto running it (issue 19). docs/notes/gemm.md.
-int gemm_pref_f64_tensorcore(const GemmProblem&, const DeviceDesc&) { return 70; }
-
-const Variant<GemmProblem> kTable[] = {
-    {{"naive", "one thread per element of C, operands from global memory", 0, 0, false, kAllTypes},
-     naive_can,
-     naive_pref,
-     gemm_launch_naive},
-    {{"smem_tiled", "16x16 shared-memory tiles, one output per thread", 0, 0, false,
-      dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact,
-     smem_tiled_pref,
-     gemm_launch_smem_tiled},
-    {{"smem_coalesced_padded",
-      "32x32 shared-memory tiles, loads coalesced per operand layout, +1 padding (no bank "
-      "conflicts)",
-      0, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact,
-     [](const GemmProblem&, const DeviceDesc&) { return 20; },
-     gemm_launch_smem_coalesced_padded},
-    {{"register_blocked",
-      "128x128 (f64 64x64) block tiles, 8x8 (4x4) register tiles per thread, 16-byte vector "
-      "loads when aligned",
-      0, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_simt_exact,
-     [](const GemmProblem&, const DeviceDesc&) { return 30; },
-     gemm_launch_register_blocked},
-    {{"warptiled_cpasync",
-      "warp tiles with 8x8 (f64 8x4) register tiles, 3-4 stage cp.async pipeline, padded "
-      "shared tiles (needs 16-byte alignment)",
-      80, 0, false, dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_warptiled_cpasync,
-     [](const GemmProblem&, const DeviceDesc&) { return 40; },
-     gemm_launch_warptiled_cpasync},
-    {{"f64_tensorcore",
-      "f64 tensor cores: mma.sync m16n8k16 (sm_90) / m8n8k4 (sm_80), 128x128 tiles, 3-stage "
-      "cp.async, conflict-free padded/swizzled shared tiles (needs 16-byte alignment)",
-      80, 0, false, dtype_bit(GPUOPT_DTYPE_F64)},
-     gemm_can_f64_tensorcore,
-     gemm_pref_f64_tensorcore,
-     gemm_launch_f64_tensorcore},
-    {{"sm90_tma_wgmma",
-      "TMA 128B-swizzled 4-stage mbarrier ring, producer + 2 consumer warpgroups (setmaxnreg), "
-      "wgmma m64n256, persistent grouped tile order",
-      90, 90, false,
-      dtype_bit(GPUOPT_DTYPE_BF16) | dtype_bit(GPUOPT_DTYPE_F16) | dtype_bit(GPUOPT_DTYPE_F32)},
-     nullptr,  // checked by its plan step, gemm_plan_sm90_tma_wgmma
-     gemm_pref_sm90_tma_wgmma,
-     gemm_launch_sm90_tma_wgmma,
-     gemm_plan_sm90_tma_wgmma},
-    {{"cublas", "cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 (vendor)", 0, 0, true, kAllTypes},
-     nullptr,
-     vendor_pref,
-     gemm_launch_cublas},
-    {{"cublaslt",
-      "cublasLtMatmul, heuristic algorithm cached per problem class, alignment hints, the "
-      "stream's 32 MiB (Hopper) cuBLAS workspace (vendor)",
-      0, 0, true, kAllTypes},
-     gemm_can_cublaslt,
-     cublaslt_pref,
-     gemm_launch_cublaslt},
+constexpr Variant<GemmProblem> kTable[] = {
+    Row("naive", "one thread per element of C, operands from global memory", kAllTypes)
+        .can(naive_can)
+        .launch(gemm_launch_naive),
+    Row("smem_tiled", "16x16 shared-memory tiles, one output per thread", kSimtTypes)
+        .can(gemm_can_simt_exact)
+        .rank(smem_tiled_pref)
+        .launch(gemm_launch_smem_tiled),
+    Row("smem_coalesced_padded",
+        "32x32 shared-memory tiles, loads coalesced per operand layout, +1 padding (no bank "
+        "conflicts)",
+        kSimtTypes)
+        .can(gemm_can_simt_exact)
+        .rank<20>()
+        .launch(gemm_launch_smem_coalesced_padded),
+    Row("register_blocked",
+        "128x128 (f64 64x64) block tiles, 8x8 (4x4) register tiles per thread, 16-byte vector "
+        "loads when aligned",
+        kSimtTypes)
+        .can(gemm_can_simt_exact)
+        .rank<30>()
+        .launch(gemm_launch_register_blocked),
+    Row("warptiled_cpasync",
+        "warp tiles with 8x8 (f64 8x4) register tiles, 3-4 stage cp.async pipeline, padded "
+        "shared tiles (needs 16-byte alignment)",
+        kSimtTypes)
+        .min_sm(80)
+        .can(gemm_can_warptiled_cpasync)
+        .rank<40>()
+        .launch(gemm_launch_warptiled_cpasync),
+    // Below cuBLAS everywhere: the interleaved re-timing (own, vendor, five rounds) puts it at
+    // 0.929x (H200) and 0.937x (H100) of cuBLAS at 8192^3, where single rows had shown it
+    // 1.00-1.05x, and torch.matmul (cublasDgemm) was 2.3% ahead of auto running it (issue 19).
+    // docs/notes/gemm.md.
+    Row("f64_tensorcore",
+        "f64 tensor cores: mma.sync m16n8k16 (sm_90) / m8n8k4 (sm_80), 128x128 tiles, 3-stage "
+        "cp.async, conflict-free padded/swizzled shared tiles (needs 16-byte alignment)",
+        kF64)
+        .min_sm(80)
+        .can(gemm_can_f64_tensorcore)
+        .rank<70>()
+        .launch(gemm_launch_f64_tensorcore),
+    Row("sm90_tma_wgmma",
+        "TMA 128B-swizzled 4-stage mbarrier ring, producer + 2 consumer warpgroups (setmaxnreg), "
+        "wgmma m64n256, persistent grouped tile order",
+        kWgmmaTypes)
+        .sm90a()
+        // no can_implement: its plan step checks the problem
+        .plan(gemm_plan_sm90_tma_wgmma)
+        .rank(gemm_pref_sm90_tma_wgmma)
+        .launch(gemm_launch_sm90_tma_wgmma),
+    // cuBLAS measured fastest for every type on the H200 (docs/notes/gemm.md), so auto ranks it
+    // first; an own rung moves above it only after the bench shows it faster.
+    Row("cublas", "cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 (vendor)", kAllTypes)
+        .vendor()
+        .rank<100>()
+        .launch(gemm_launch_cublas),
+    // cuBLASLt just below cuBLAS for every type and shape: torch.matmul calls cuBLAS for every
+    // dtype (cuBLASLt only with TORCH_BLAS_PREFER_CUBLASLT=1 or a bias epilogue), and
+    // cublasGemmEx runs the heuristic's first choice as this rung does. To be confirmed per dtype
+    // by a GPU run (the bench times both; a tuning cache picks the faster where they differ).
+    Row("cublaslt",
+        "cublasLtMatmul, heuristic algorithm cached per problem class, alignment hints, the "
+        "stream's 32 MiB (Hopper) cuBLAS workspace (vendor)",
+        kAllTypes)
+        .vendor()
+        .can(gemm_can_cublaslt)
+        .rank<99>()
+        .launch(gemm_launch_cublaslt),
 };
 
 }  // namespace
 
-const Variant<GemmProblem>* gemm_variants(int* count) {
-  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
-  return kTable;
-}
+const Variant<GemmProblem>* gemm_variants(int* count) { return table_entries(kTable, count); }
 
 }  // namespace gpuopt

@@ -100,9 +100,11 @@ enum LoadMode { kLoadMnAsync, kLoadKAsync, kLoadKRegs, kLoadMnRegs };
 template <class T, int BMN, int BK, int THREADS, int LDS, int kMode, int kP>
 struct AsyncLoader;
 
-// MN-contiguous operand: 16-byte copies along mn; bytes past the operand are zero-filled.
-template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP> {
+// The walk of the MN-contiguous loaders: 16-byte vectors along mn, kKStep k rows per pass of the
+// block. mn_in: how much of the thread's vector lies inside the operand, in units of kScale bytes
+// (sizeof(T): the byte count of a zero-filling copy; 1: elements).
+template <class T, int BMN, int BK, int THREADS, int LDS, std::size_t kScale>
+struct MnVectorWalk {
   static constexpr int kW = kVecWidth<T>;
   static constexpr int kVpr = BMN / kW;          // vectors per k row
   static constexpr int kKStep = THREADS / kVpr;  // k rows per pass of the block
@@ -111,31 +113,45 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP> {
 
   const T* ptr;  // X(mn0 + mn_t, k0 + kk_t) of the next tile
   i64 ld;
-  i64 k_left;    // k_ext - (k0 + kk_t) of the next tile
-  int mn_bytes;  // bytes of the thread's 16-byte vector inside the operand
-  int soff;      // kk_t * LDS + mn_t
+  i64 k_left;  // k_ext - (k0 + kk_t) of the next tile
+  int mn_in;   // kScale * elements of the thread's vector inside the operand (0..kW)
+  int soff;    // kk_t * LDS + mn_t
 
   __device__ __forceinline__ void init(const T* X, i64 ld_, i64 mn0, i64 mn_ext, i64 k_ext,
                                        int tid) {
     const int mn_t = (tid % kVpr) * kW, kk_t = tid / kVpr;
     const i64 rem = mn_ext - (mn0 + mn_t);
-    mn_bytes = rem >= kW ? 16 : rem > 0 ? static_cast<int>(rem * sizeof(T)) : 0;
+    mn_in = rem >= kW ? static_cast<int>(kW * kScale)
+            : rem > 0 ? static_cast<int>(rem * kScale)
+                      : 0;
     ld = ld_;
     ptr = X + (mn0 + mn_t) + kk_t * ld_;
     k_left = k_ext - kk_t;
     soff = kk_t * LDS + mn_t;
   }
 
+  // On to the next k-tile.
+  __device__ __forceinline__ void advance() {
+    ptr += BK * ld;
+    k_left -= BK;
+  }
+};
+
+// MN-contiguous operand: 16-byte copies along mn; bytes past the operand are zero-filled.
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP>
+    : MnVectorWalk<T, BMN, BK, THREADS, LDS, sizeof(T)> {
+  using Walk = MnVectorWalk<T, BMN, BK, THREADS, LDS, sizeof(T)>;
+
   // Issues the copies of the next k-tile into stage; safe is any readable address.
   __device__ __forceinline__ void load(T* stage, const T* safe) {
 #pragma unroll
-    for (int e = 0; e < kIters; ++e) {
-      const int bytes = k_left > e * kKStep ? mn_bytes : 0;
-      const T* src = bytes ? ptr + e * kKStep * ld : safe;
-      sm80::cp_async_cg16_zfill(stage + soff + e * kKStep * LDS, src, bytes);
+    for (int e = 0; e < Walk::kIters; ++e) {
+      const int bytes = this->k_left > e * Walk::kKStep ? this->mn_in : 0;
+      const T* src = bytes ? this->ptr + e * Walk::kKStep * this->ld : safe;
+      sm80::cp_async_cg16_zfill(stage + this->soff + e * Walk::kKStep * LDS, src, bytes);
     }
-    ptr += BK * ld;
-    k_left -= BK;
+    this->advance();
   }
   __device__ __forceinline__ void store(T*) {}
 };
@@ -267,36 +283,17 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegs, kP> {
 // MN-contiguous operand through registers: the same 16-byte vectors as the cp.async loader,
 // loaded into registers and stored unchanged after the compute.
 template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnRegs, kP> {
-  static constexpr int W = kVecWidth<T>;
-  static constexpr int kVpr = BMN / W;           // vectors per k row
-  static constexpr int kKStep = THREADS / kVpr;  // k rows per pass of the block
-  static constexpr int kIters = BK / kKStep;
-  static_assert(THREADS % kVpr == 0 && BK % kKStep == 0, "whole passes");
-
-  const T* ptr;  // X(mn0 + mn_t, k0 + kk_t) of the next tile
-  i64 ld;
-  i64 k_left;  // k_ext - (k0 + kk_t) of the next tile
-  int mn_n;    // elements of the thread's vector inside the operand (0..W)
-  int soff;    // kk_t * LDS + mn_t
-  T v[kIters][W];
-
-  __device__ __forceinline__ void init(const T* X, i64 ld_, i64 mn0, i64 mn_ext, i64 k_ext,
-                                       int tid) {
-    const int mn_t = (tid % kVpr) * W, kk_t = tid / kVpr;
-    const i64 rem = mn_ext - (mn0 + mn_t);
-    mn_n = rem >= W ? W : rem > 0 ? static_cast<int>(rem) : 0;
-    ld = ld_;
-    ptr = X + (mn0 + mn_t) + kk_t * ld_;
-    k_left = k_ext - kk_t;
-    soff = kk_t * LDS + mn_t;
-  }
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnRegs, kP>
+    : MnVectorWalk<T, BMN, BK, THREADS, LDS, 1> {
+  using Walk = MnVectorWalk<T, BMN, BK, THREADS, LDS, 1>;
+  static constexpr int W = Walk::kW;
+  T v[Walk::kIters][W];
 
   __device__ __forceinline__ void load(T*, const T*) {
 #pragma unroll
-    for (int e = 0; e < kIters; ++e) {
-      const T* src = ptr + e * kKStep * ld;
-      const int n = k_left > e * kKStep ? mn_n : 0;
+    for (int e = 0; e < Walk::kIters; ++e) {
+      const T* src = this->ptr + e * Walk::kKStep * this->ld;
+      const int n = this->k_left > e * Walk::kKStep ? this->mn_in : 0;
       if (n == W) {
         gemm_io::ld_vec(v[e], src);
       } else {
@@ -304,13 +301,13 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnRegs, kP> {
         for (int w = 0; w < W; ++w) v[e][w] = w < n ? src[w] : T(0);
       }
     }
-    ptr += BK * ld;
-    k_left -= BK;
+    this->advance();
   }
 
   __device__ __forceinline__ void store(T* stage) {
 #pragma unroll
-    for (int e = 0; e < kIters; ++e) gemm_io::st_vec(stage + soff + e * kKStep * LDS, v[e]);
+    for (int e = 0; e < Walk::kIters; ++e)
+      gemm_io::st_vec(stage + this->soff + e * Walk::kKStep * LDS, v[e]);
   }
 };
 

@@ -7,22 +7,9 @@
 #include "kernels/reduce/textbook.cuh"
 
 namespace gpuopt {
-namespace {
-
-struct InterleavedTree {
-  static constexpr int kThreads = 512;
-  static constexpr int kPerThread = 1;
-  template <class Acc>
-  __device__ static Acc fold(Acc* s, unsigned t) {
-    red::interleaved_steps<kThreads, 0>(s, t);
-    return s[0];
-  }
-};
-
-}  // namespace
 
 gpuopt_status_t reduce_launch_interleaved(const ReduceProblem& p, const ExecEnv& env) {
-  return red::textbook_dispatch<red::SmemTreeRung<InterleavedTree>>(
+  return red::textbook_dispatch<red::SmemTreeRung<red::InterleavedTree<1>>>(
       p, env, "reduce interleaved kernel launch");
 }
 

@@ -208,29 +208,24 @@ struct Traits<Op::sum, T> {
   static __device__ __forceinline__ Lane to_lane(T x) { return static_cast<Lane>(widen(x)); }
 };
 
-template <class T>
-struct Traits<Op::min, T> {
+// MIN (kMax = false) / MAX (kMax = true) of the widened values (min_of / max_of: NaN handling).
+template <class T, bool kMax>
+struct ExtremeTraits {
   using In = T;
   using Acc = typename Widen<T>::type;
   using Out = Acc;
   using Lane = Acc;
-  static __device__ __forceinline__ Acc identity() { return highest<Acc>(); }
+  static __device__ __forceinline__ Acc identity() { return kMax ? lowest<Acc>() : highest<Acc>(); }
   static __device__ __forceinline__ Acc make(T x, long long) { return widen(x); }
-  static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return min_of(a, b); }
+  static __device__ __forceinline__ Acc combine(Acc a, Acc b) {
+    return kMax ? max_of(a, b) : min_of(a, b);
+  }
   static __device__ __forceinline__ Out finish(Acc a) { return a; }
 };
-
 template <class T>
-struct Traits<Op::max, T> {
-  using In = T;
-  using Acc = typename Widen<T>::type;
-  using Out = Acc;
-  using Lane = Acc;
-  static __device__ __forceinline__ Acc identity() { return lowest<Acc>(); }
-  static __device__ __forceinline__ Acc make(T x, long long) { return widen(x); }
-  static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return max_of(a, b); }
-  static __device__ __forceinline__ Out finish(Acc a) { return a; }
-};
+struct Traits<Op::min, T> : ExtremeTraits<T, false> {};
+template <class T>
+struct Traits<Op::max, T> : ExtremeTraits<T, true> {};
 
 // ARGMIN (kMax = false) / ARGMAX (kMax = true): the first NaN wins, then the extreme value, ties
 // to the lower index (so the identity, index kNoIndex, loses to any element).

@@ -129,6 +129,19 @@ __global__ void __launch_bounds__(Tree::kThreads)
   if (t == 0) out[blockIdx.x] = static_cast<Out>(v);
 }
 
+// The interleaved tree over 512 threads after kPerThread elements per thread: the tree of the
+// interleaved (1) and unroll8 (8) rungs.
+template <int kElementsPerThread>
+struct InterleavedTree {
+  static constexpr int kThreads = 512;
+  static constexpr int kPerThread = kElementsPerThread;
+  template <class Acc>
+  __device__ static Acc fold(Acc* s, unsigned t) {
+    interleaved_steps<kThreads, 0>(s, t);
+    return s[0];
+  }
+};
+
 template <class Tree>
 struct SmemTreeRung {
   static constexpr int kPerThread = Tree::kPerThread;

@@ -6,23 +6,10 @@
 #include "kernels/reduce/textbook.cuh"
 
 namespace gpuopt {
-namespace {
-
-struct Unroll8Tree {
-  static constexpr int kThreads = 512;
-  static constexpr int kPerThread = 8;
-  template <class Acc>
-  __device__ static Acc fold(Acc* s, unsigned t) {
-    red::interleaved_steps<kThreads, 0>(s, t);
-    return s[0];
-  }
-};
-
-}  // namespace
 
 gpuopt_status_t reduce_launch_unroll8(const ReduceProblem& p, const ExecEnv& env) {
-  return red::textbook_dispatch<red::SmemTreeRung<Unroll8Tree>>(p, env,
-                                                                "reduce unroll8 kernel launch");
+  return red::textbook_dispatch<red::SmemTreeRung<red::InterleavedTree<8>>>(
+      p, env, "reduce unroll8 kernel launch");
 }
 
 }  // namespace gpuopt

@@ -115,9 +115,8 @@ gpuopt_status_t launch_n(const SortArgs& a, int n, long long blocks, cudaStream_
 
 gpuopt_status_t launch_block_network(const SortArgs& a, int key_bytes, int value_bytes, int n,
                                      long long blocks, cudaStream_t stream, const char* fn) {
-  blocks = std::max<long long>(1, std::min<long long>(blocks, kMaxGridX));
-  return with_shape(key_bytes, value_bytes, [&](auto u, auto vb) {
-    return launch_n<decltype(u), decltype(vb)::value>(a, n, blocks, stream, fn);
+  return launch_network(a, key_bytes, value_bytes, n, blocks, stream, fn, [](auto u, auto vb) {
+    return &launch_n<decltype(u), decltype(vb)::value>;
   });
 }
 

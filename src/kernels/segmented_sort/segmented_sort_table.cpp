@@ -2,9 +2,12 @@
 #include <cstdint>
 
 #include "kernels/segmented_sort/segmented_sort.hpp"
+#include "kernels/variant_row.hpp"
 
 namespace gpuopt {
 namespace {
+
+using Row = VariantRow<SegmentedSortProblem>;
 
 constexpr unsigned kKeyTypes = dtype_bit(GPUOPT_DTYPE_I32) | dtype_bit(GPUOPT_DTYPE_U32) |
                                dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_I64) |
@@ -38,44 +41,39 @@ const char* can_cub(const SegmentedSortProblem& p, const DeviceDesc&) {
 
 // Measured on the H200 (docs/notes/segmented_sort.md): the register network wins where it fits,
 // the shared-memory network next; binned takes everything else; cub only when forced.
-int pref_warp_bitonic(const SegmentedSortProblem&, const DeviceDesc&) { return 30; }
-int pref_block_bitonic(const SegmentedSortProblem&, const DeviceDesc&) { return 20; }
-int pref_binned(const SegmentedSortProblem&, const DeviceDesc&) { return 10; }
-int pref_cub(const SegmentedSortProblem&, const DeviceDesc&) { return 1; }
-
-const Variant<SegmentedSortProblem> kTable[] = {
-    {{"warp_bitonic",
-      "bitonic network in registers, a warp or part of one per segment (<= 512 keys), "
-      "shuffles across lanes, 16-byte loads",
-      0, 0, false, kKeyTypes},
-     can_warp_bitonic,
-     pref_warp_bitonic,
-     sort_launch_warp_bitonic},
-    {{"block_bitonic",
-      "a block per segment (<= 4096 keys): warp networks in registers, merges across warps "
-      "in shared memory",
-      0, 0, false, kKeyTypes},
-     can_block_bitonic,
-     pref_block_bitonic,
-     sort_launch_block_bitonic},
-    {{"binned",
-      "segments binned by size in one sweep; thread, warp and block networks per class, "
-      "a block radix sort for segments over 4096 keys",
-      0, 0, false, kKeyTypes},
-     can_binned,
-     pref_binned,
-     sort_launch_binned},
-    {{"cub", "cub::DeviceSegmentedSort stable sort (vendor)", 0, 0, true, kKeyTypes},
-     can_cub,
-     pref_cub,
-     sort_launch_cub},
+constexpr Variant<SegmentedSortProblem> kTable[] = {
+    Row("warp_bitonic",
+        "bitonic network in registers, a warp or part of one per segment (<= 512 keys), "
+        "shuffles across lanes, 16-byte loads",
+        kKeyTypes)
+        .can(can_warp_bitonic)
+        .rank<30>()
+        .launch(sort_launch_warp_bitonic),
+    Row("block_bitonic",
+        "a block per segment (<= 4096 keys): warp networks in registers, merges across warps "
+        "in shared memory",
+        kKeyTypes)
+        .can(can_block_bitonic)
+        .rank<20>()
+        .launch(sort_launch_block_bitonic),
+    Row("binned",
+        "segments binned by size in one sweep; thread, warp and block networks per class, "
+        "a block radix sort for segments over 4096 keys",
+        kKeyTypes)
+        .can(can_binned)
+        .rank<10>()
+        .launch(sort_launch_binned),
+    Row("cub", "cub::DeviceSegmentedSort stable sort (vendor)", kKeyTypes)
+        .vendor()
+        .can(can_cub)
+        .rank<1>()
+        .launch(sort_launch_cub),
 };
 
 }  // namespace
 
 const Variant<SegmentedSortProblem>* segmented_sort_variants(int* count) {
-  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
-  return kTable;
+  return table_entries(kTable, count);
 }
 
 }  // namespace gpuopt

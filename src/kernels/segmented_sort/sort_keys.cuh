@@ -5,9 +5,11 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
+#include "common/launch.hpp"
 #include "kernels/segmented_sort/segmented_sort.hpp"
 
 namespace gpuopt {
@@ -315,6 +317,17 @@ gpuopt_status_t with_shape(int key_bytes, int value_bytes, F&& f) {
     return f(u, std::integral_constant<int, 8>{});
   };
   return key_bytes == 4 ? by_value(0u) : by_value(0ull);
+}
+
+// The network launchers' common part: pick(U{}, std::integral_constant<int, VB>{}) gives the
+// launcher of the key and value sizes' shape, which runs the kernel of N = n keys on a grid of
+// blocks clamped to [1, kMaxGridX].
+template <class Pick>
+gpuopt_status_t launch_network(const SortArgs& a, int key_bytes, int value_bytes, int n,
+                               long long blocks, cudaStream_t stream, const char* fn, Pick pick) {
+  const long long grid = std::max<long long>(1, std::min<long long>(blocks, kMaxGridX));
+  return with_shape(key_bytes, value_bytes,
+                    [&](auto u, auto vb) { return pick(u, vb)(a, n, grid, stream, fn); });
 }
 
 // Launchers of the network kernels for one (N, key size, value size) shape (warp_bitonic.cu,

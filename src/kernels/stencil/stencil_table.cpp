@@ -3,9 +3,12 @@
 #include <cstdint>
 
 #include "kernels/stencil/stencil.hpp"
+#include "kernels/variant_row.hpp"
 
 namespace gpuopt {
 namespace {
+
+using Row = VariantRow<StencilProblem>;
 
 constexpr unsigned kTypes = dtype_bit(GPUOPT_DTYPE_F32) | dtype_bit(GPUOPT_DTYPE_F64);
 
@@ -71,108 +74,109 @@ const char* can_fwd_cfg(const StencilProblem& p, const DeviceDesc& dev) {
   return can_fwd(p, dev, C);
 }
 
-// Ladder order within each dimensionality; naive (every problem) last. See docs/notes/stencil.md.
-int pref_naive(const StencilProblem&, const DeviceDesc&) { return 1; }
-int pref_smem_sync(const StencilProblem&, const DeviceDesc&) { return 10; }
-// The unstaged cp.async rung measured faster than the two-stage persistent one on the H200 (2D
-// r=8 f32 16384^2: 2811 vs 2446 GB/s), so it ranks above it (clamp or unaligned 2D problems).
-int pref_cpasync_unstaged(const StencilProblem&, const DeviceDesc&) { return 30; }
-int pref_cpasync(const StencilProblem&, const DeviceDesc&) { return 20; }
-// sm90_tma (one tile per block) measured 0.974 of copy on the H100 against the persistent ring's
-// 0.666 (docs/notes/history/stencil-rounds.md run 8); the ring ranks below it.
-int pref_sm90_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
-int pref_sm90_tma_ring(const StencilProblem&, const DeviceDesc&) { return 35; }
-int pref_zmarch_sync(const StencilProblem&, const DeviceDesc&) { return 30; }
-int pref_sm90_zmarch_tma(const StencilProblem&, const DeviceDesc&) { return 40; }
-// Measured on the H200 (3D r=4 f32 512^3, docs/notes/history/stencil-rounds.md run 4): fwd_sweep
-// 3097 GB/s, fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
-int pref_sm90_zmarch_fwd(const StencilProblem&, const DeviceDesc&) { return 50; }
-int pref_sm90_zmarch_fwd_sweep(const StencilProblem&, const DeviceDesc&) { return 51; }
-// H100 (run 9): fwd_chunks 0.808 of copy, fwd_sweep 0.708, fwd 0.710 (DRAM re-reads of halos
-// by the drifting whole-z blocks); not measured on an H200.
-int pref_sm90_zmarch_fwd_chunks(const StencilProblem&, const DeviceDesc&) { return 52; }
+// The checks of the rungs that share a kernel and differ in its configuration.
+constexpr auto can_sm90_tma = can_tma2d_cfg<stencil::kTma2dOneTile>;
+constexpr auto can_sm90_tma_ring = can_tma2d_cfg<stencil::kTma2dRing>;
+constexpr auto can_sm90_zmarch_fwd = can_fwd_cfg<stencil::kFwdTwoRows>;
+constexpr auto can_sm90_zmarch_fwd_sweep = can_fwd_cfg<stencil::kFwdSweep>;
+constexpr auto can_sm90_zmarch_fwd_chunks = can_fwd_cfg<stencil::kFwdChunks>;
 
-const Variant<StencilProblem> kTable[] = {
-    {{"naive", "one thread per output, every input read from global memory (2D and 3D)", 0, 0,
-      false, kTypes},
-     can_naive,
-     pref_naive,
-     stencil_launch_naive},
-    {{"smem_sync",
-      "2D: 32x8 tile plus halo through registers into shared memory, one output per thread", 0, 0,
-      false, kTypes},
-     can_smem_sync,
-     pref_smem_sync,
-     stencil_launch_smem_sync},
-    {{"sm80_cpasync_unstaged",
-      "2D: cp.async tile plus halo, then 8 rows x 16 bytes per thread with register reuse "
-      "along y; one tile per block, no overlap",
-      80, 0, false, kTypes},
-     can_cpasync,
-     pref_cpasync_unstaged,
-     stencil_launch_sm80_cpasync_unstaged},
-    {{"sm80_cpasync",
-      "2D: persistent blocks, two-stage cp.async ring (next tile in flight while computing)", 80, 0,
-      false, kTypes},
-     can_cpasync,
-     pref_cpasync,
-     stencil_launch_sm80_cpasync},
-    {{"sm90_tma",
-      "2D: one TMA tensor-map load per tile plus halo (zero fill by the copy engine), one tile "
-      "per block",
-      90, 90, false, kTypes},
-     can_tma2d_cfg<stencil::kTma2dOneTile>,
-     pref_sm90_tma,
-     stencil_launch_sm90_tma},
-    {{"sm90_tma_ring",
-      "2D: the sm90_tma kernel with persistent blocks (grid stride) and an mbarrier ring of 2-4 "
-      "stages",
-      90, 90, false, kTypes},
-     can_tma2d_cfg<stencil::kTma2dRing>,
-     pref_sm90_tma_ring,
-     stencil_launch_sm90_tma_ring},
-    {{"zmarch_sync",
-      "3D: z-marching, xy tile plus halo per plane through registers into shared memory, z "
-      "neighbours in a register queue",
-      0, 0, false, kTypes},
-     can_zmarch_sync,
-     pref_zmarch_sync,
-     stencil_launch_zmarch_sync},
-    {{"sm90_zmarch_tma",
-      "3D: z-marching, each plane's xy tile plus halo by TMA into an mbarrier ring (r + 4 "
-      "stages), z neighbours in a register queue",
-      90, 90, false, kTypes},
-     can_sm90_zmarch_tma,
-     pref_sm90_zmarch_tma,
-     stencil_launch_sm90_zmarch_tma},
-    {{"sm90_zmarch_fwd",
-      "3D: z-marching fed by TMA through an empty/full mbarrier ring (no block barrier), "
-      "forward z partial sums in registers, 2 rows per thread (32 * W x 32 tiles)",
-      90, 90, false, kTypes},
-     can_fwd_cfg<stencil::kFwdTwoRows>,
-     pref_sm90_zmarch_fwd,
-     stencil_launch_sm90_zmarch_fwd},
-    {{"sm90_zmarch_fwd_sweep",
-      "3D: forward z sums with 1 row per thread (32 * W x 16 tiles), one wave of blocks over "
-      "whole z where the tiles fill the device: one read and one write sweep, no z-halo re-reads",
-      90, 90, false, kTypes},
-     can_fwd_cfg<stencil::kFwdSweep>,
-     pref_sm90_zmarch_fwd_sweep,
-     stencil_launch_sm90_zmarch_fwd_sweep},
-    {{"sm90_zmarch_fwd_chunks",
-      "3D: forward z sums with fwd_sweep's tiles on z-chunks of 64 planes dispatched xy-tile "
-      "fastest: the resident blocks work on one z range, so shared halos stay in L2",
-      90, 90, false, kTypes},
-     can_fwd_cfg<stencil::kFwdChunks>,
-     pref_sm90_zmarch_fwd_chunks,
-     stencil_launch_sm90_zmarch_fwd_chunks},
+// Ranks: ladder order within each dimensionality; naive (every problem) last. See
+// docs/notes/stencil.md.
+constexpr Variant<StencilProblem> kTable[] = {
+    Row("naive", "one thread per output, every input read from global memory (2D and 3D)", kTypes)
+        .can(can_naive)
+        .rank<1>()
+        .launch(stencil_launch_naive),
+    Row("smem_sync",
+        "2D: 32x8 tile plus halo through registers into shared memory, one output per thread",
+        kTypes)
+        .can(can_smem_sync)
+        .rank<10>()
+        .launch(stencil_launch_smem_sync),
+    // The unstaged cp.async rung measured faster than the two-stage persistent one on the H200
+    // (2D r=8 f32 16384^2: 2811 vs 2446 GB/s), so it ranks above it (clamp or unaligned 2D
+    // problems).
+    Row("sm80_cpasync_unstaged",
+        "2D: cp.async tile plus halo, then 8 rows x 16 bytes per thread with register reuse "
+        "along y; one tile per block, no overlap",
+        kTypes)
+        .min_sm(80)
+        .can(can_cpasync)
+        .rank<30>()
+        .launch(stencil_launch_sm80_cpasync_unstaged),
+    Row("sm80_cpasync",
+        "2D: persistent blocks, two-stage cp.async ring (next tile in flight while computing)",
+        kTypes)
+        .min_sm(80)
+        .can(can_cpasync)
+        .rank<20>()
+        .launch(stencil_launch_sm80_cpasync),
+    // sm90_tma (one tile per block) measured 0.974 of copy on the H100 against the persistent
+    // ring's 0.666 (docs/notes/history/stencil-rounds.md run 8); the ring ranks below it.
+    Row("sm90_tma",
+        "2D: one TMA tensor-map load per tile plus halo (zero fill by the copy engine), one tile "
+        "per block",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_tma)
+        .rank<40>()
+        .launch(stencil_launch_sm90_tma),
+    Row("sm90_tma_ring",
+        "2D: the sm90_tma kernel with persistent blocks (grid stride) and an mbarrier ring of 2-4 "
+        "stages",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_tma_ring)
+        .rank<35>()
+        .launch(stencil_launch_sm90_tma_ring),
+    Row("zmarch_sync",
+        "3D: z-marching, xy tile plus halo per plane through registers into shared memory, z "
+        "neighbours in a register queue",
+        kTypes)
+        .can(can_zmarch_sync)
+        .rank<30>()
+        .launch(stencil_launch_zmarch_sync),
+    Row("sm90_zmarch_tma",
+        "3D: z-marching, each plane's xy tile plus halo by TMA into an mbarrier ring (r + 4 "
+        "stages), z neighbours in a register queue",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_zmarch_tma)
+        .rank<40>()
+        .launch(stencil_launch_sm90_zmarch_tma),
+    // Measured on the H200 (3D r=4 f32 512^3, docs/notes/history/stencil-rounds.md run 4):
+    // fwd_sweep 3097 GB/s, fwd 2835, sm90_zmarch_tma 2669 (run 7: 3135, 2829, 2674).
+    Row("sm90_zmarch_fwd",
+        "3D: z-marching fed by TMA through an empty/full mbarrier ring (no block barrier), "
+        "forward z partial sums in registers, 2 rows per thread (32 * W x 32 tiles)",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_zmarch_fwd)
+        .rank<50>()
+        .launch(stencil_launch_sm90_zmarch_fwd),
+    Row("sm90_zmarch_fwd_sweep",
+        "3D: forward z sums with 1 row per thread (32 * W x 16 tiles), one wave of blocks over "
+        "whole z where the tiles fill the device: one read and one write sweep, no z-halo re-reads",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_zmarch_fwd_sweep)
+        .rank<51>()
+        .launch(stencil_launch_sm90_zmarch_fwd_sweep),
+    // H100 (run 9): fwd_chunks 0.808 of copy, fwd_sweep 0.708, fwd 0.710 (DRAM re-reads of halos
+    // by the drifting whole-z blocks); not measured on an H200.
+    Row("sm90_zmarch_fwd_chunks",
+        "3D: forward z sums with fwd_sweep's tiles on z-chunks of 64 planes dispatched xy-tile "
+        "fastest: the resident blocks work on one z range, so shared halos stay in L2",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_zmarch_fwd_chunks)
+        .rank<52>()
+        .launch(stencil_launch_sm90_zmarch_fwd_chunks),
 };
 
 }  // namespace
 
-const Variant<StencilProblem>* stencil_variants(int* count) {
-  *count = static_cast<int>(sizeof kTable / sizeof kTable[0]);
-  return kTable;
-}
+const Variant<StencilProblem>* stencil_variants(int* count) { return table_entries(kTable, count); }
 
 }  // namespace gpuopt

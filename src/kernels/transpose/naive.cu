@@ -23,11 +23,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY) transpose_naive_kernel(Trans
 struct Naive {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    dim3 grid;
-    GPUOPT_TRY(transpose_tile_grid(p, env, kBlockX, kBlockY, "naive", &grid));
-    transpose_naive_kernel<W>
-        <<<grid, dim3(kBlockX, kBlockY), 0, env.stream>>>(transpose_args<W>(p));
-    return check_launch(env.fn, "transpose naive kernel launch");
+    return transpose_launch_tiled(transpose_naive_kernel<W>, p, env, kBlockX, kBlockY,
+                                  dim3(kBlockX, kBlockY), "naive", "transpose naive kernel launch");
   }
 };
 

@@ -46,11 +46,9 @@ __global__ void __launch_bounds__(kTile* kRowsPerPass)
 struct SmemPadded {
   template <class W>
   static gpuopt_status_t run(const TransposeProblem& p, const ExecEnv& env) {
-    dim3 grid;
-    GPUOPT_TRY(transpose_tile_grid(p, env, kTile, kTile, "smem_padded", &grid));
-    transpose_smem_padded_kernel<W>
-        <<<grid, dim3(kTile, kRowsPerPass), 0, env.stream>>>(transpose_args<W>(p));
-    return check_launch(env.fn, "transpose smem_padded kernel launch");
+    return transpose_launch_tiled(transpose_smem_padded_kernel<W>, p, env, kTile, kTile,
+                                  dim3(kTile, kRowsPerPass), "smem_padded",
+                                  "transpose smem_padded kernel launch");
   }
 };
 

@@ -68,6 +68,19 @@ inline gpuopt_status_t transpose_tile_grid(const TransposeProblem& p, const Exec
   return GPUOPT_SUCCESS;
 }
 
+// Launches kernel, a tiled rung's kernel that takes TransposeArgs<W> alone, over the grid of
+// tile_i x tile_j-element tiles (transpose_tile_grid) in blocks of block threads. rung names the
+// rung in messages; launch_what the launch ("transpose <rung> kernel launch").
+template <class W>
+gpuopt_status_t transpose_launch_tiled(void (*kernel)(TransposeArgs<W>), const TransposeProblem& p,
+                                       const ExecEnv& env, long long tile_i, long long tile_j,
+                                       dim3 block, const char* rung, const char* launch_what) {
+  dim3 grid;
+  GPUOPT_TRY(transpose_tile_grid(p, env, tile_i, tile_j, rung, &grid));
+  kernel<<<grid, block, 0, env.stream>>>(transpose_args<W>(p));
+  return check_launch(env.fn, launch_what);
+}
+
 // 16 bytes as V words of W.
 template <class W>
 union Pack16 {
