@@ -68,15 +68,20 @@ Blocked<T>::Blocked(Engine& e, gpuopt_host_tiled::Pipeline* p, const char* routi
 
 template <class T>
 Blocked<T>::~Blocked() {
+  release_workspace();
+}
+
+template <class T>
+void Blocked<T>::release_workspace() {
   if (dA_) cudaFree(dA_);
   if (dB_) cudaFree(dB_);
+  dA_ = dB_ = nullptr;
+  cached_a_ = nullptr;
 }
 
 template <class T>
 void Blocked<T>::fail(const std::string& error) {
-  if (dA_) cudaFree(dA_);
-  if (dB_) cudaFree(dB_);
-  dA_ = dB_ = nullptr;
+  release_workspace();
   if (error_.empty()) error_ = error;
   p_ = nullptr;
 }
@@ -119,8 +124,7 @@ bool Blocked<T>::device_triangular(bool solve, char side, char uplo, char ta, ch
     const size_t bytes = static_cast<size_t>(nb_) * static_cast<size_t>(nb_) * sizeof(T);
     if (cudaMalloc(&dA_, bytes) != cudaSuccess || cudaMalloc(&dB_, bytes) != cudaSuccess) {
       cudaGetLastError();
-      if (dA_) cudaFree(dA_);
-      dA_ = nullptr;
+      release_workspace();
       no_workspace_ = true;
     }
   }

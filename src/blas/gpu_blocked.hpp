@@ -58,6 +58,7 @@ class Blocked final : public BlockSteps<T> {
   bool device_triangular(bool solve, char side, char uplo, char ta, char diag, long m, long n,
                          T alpha, const T* A, long lda, T* B, long ldb, std::string* error);
   void fail(const std::string& error);
+  void release_workspace();  // frees dA_ and dB_ (and forgets the cached diagonal block)
 
   Engine& e_;
   gpuopt_host_tiled::Pipeline* p_;  // nullptr after a failure: the CPU does the rest

@@ -47,10 +47,9 @@ gpuopt_status_t gemm_launch_smem_coalesced_padded(const GemmProblem& p, const Ex
 gpuopt_status_t gemm_launch_register_blocked(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEnv& env);
 // sm90_tma_wgmma (sm_90a; bf16/f16/tf32): its plan step (the check; the TMA descriptors the
-// launcher then finds in ExecEnv::plan), preference and launcher.
+// launcher then finds in ExecEnv::plan) and launcher.
 const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,
                                      PlanStorage* storage);
-int gemm_pref_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env);
 // f64_tensorcore (mma.sync f64; f64_tensorcore.cu, f64_tensorcore_sm90.cu).
 const char* gemm_can_f64_tensorcore(const GemmProblem& p, const DeviceDesc& dev);

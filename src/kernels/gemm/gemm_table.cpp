@@ -85,7 +85,13 @@ constexpr Variant<GemmProblem> kTable[] = {
         .sm90a()
         // no can_implement: its plan step checks the problem
         .plan(gemm_plan_sm90_tma_wgmma)
-        .rank(gemm_pref_sm90_tma_wgmma)
+        // Below both vendor rungs for every type and shape, as measured in the bench rows of the
+        // H100 (883c118, d9a190f) and the H200 (3f0b89c): bf16 8192x8192x1024 0.253 ms against
+        // cuBLAS's 0.220 on the H100 (0.221 vs 0.215 on the H200), bf16 -> bf16 0.243 against
+        // 0.189, 8192^3 1.402 against cuBLASLt's 1.404 (H200: 1.464 vs cuBLAS 1.373). The
+        // ping-pong schedule's earlier lead at k <= 2048 (H200, 82e71e2) did not hold in later
+        // runs. A tuning cache (docs/tuning.md) still picks it where it times faster.
+        .rank<80>()
         .launch(gemm_launch_sm90_tma_wgmma),
     // cuBLAS measured fastest for every type on the H200 (docs/notes/gemm.md), so auto ranks it
     // first; an own rung moves above it only after the bench shows it faster.

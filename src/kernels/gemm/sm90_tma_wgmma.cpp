@@ -174,15 +174,6 @@ const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev
   return sm90::make_plan(p, dev, ::new (storage->bytes) sm90::Plan);
 }
 
-// Below both vendor rungs (cublas 100, cublaslt 99) for every type and shape, as measured in the
-// bench rows of the H100 (883c118 and d9a190f) and the H200 (3f0b89c): bf16 8192x8192x1024 ran
-// 0.253 ms against cuBLAS's 0.220 on the H100 (0.221 vs 0.215 on the H200), bf16 -> bf16 0.243
-// against 0.189, 8192^3 1.402 against cuBLASLt's 1.404 (H200: 1.464 vs cuBLAS 1.373), 4096^3
-// 0.184 against 0.174; tf32 0.342 against 0.335 at 4096^3. The ping-pong schedule's earlier
-// lead at k <= 2048 (1.00-1.22x on the H200 at 82e71e2) did not hold in later runs on either
-// GPU. A tuning cache (docs/tuning.md) still picks this rung where it times faster.
-int gemm_pref_sm90_tma_wgmma(const GemmProblem&, const DeviceDesc&) { return 80; }
-
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env) {
   // Planned by dispatch for this call; a launch without a plan (not dispatched) makes its own.
   sm90::Plan fresh;
