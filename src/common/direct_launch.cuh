@@ -1,5 +1,6 @@
-// Direct kernel launch: the driver's cuLaunchKernel on the kernel's context-independent handle
-// (cudaGetKernel, looked up once per kernel), instead of the runtime's <<<>>> path. For kernels
+// Direct kernel launch: the driver's cuLaunchKernel on the kernel's function in the current
+// context (runtime/kernel_functions.hpp; its context-independent handle, from cudaGetKernel once
+// per kernel, where that cannot be had), instead of the runtime's <<<>>> path. For kernels
 // whose calls are all host time (small problems: latency axpy, sum, small GEMM), where the
 // runtime's launch path is the largest part of a call: on the H100 (driver 580, 2000 calls back
 // to back, interleaved) a bare <<<>>> launch cost 3.09 us per call, cuLaunchKernel on a cached
@@ -12,6 +13,7 @@
 
 #include "common/launch.hpp"
 #include "runtime/driver.hpp"
+#include "runtime/kernel_functions.hpp"
 #include "runtime/log.hpp"
 
 namespace gpuopt {
@@ -23,22 +25,24 @@ struct Exactly {
   using type = T;
 };
 
-// The handle of `symbol` (a __global__ function's address), or nullptr when the runtime has none.
-inline CUfunction kernel_handle(const void* symbol) {
+// The context-independent handle of `symbol` (a __global__ function's address), or nullptr when
+// the runtime has none.
+inline CUkernel kernel_handle(const void* symbol) {
   cudaKernel_t k = nullptr;
   if (cudaGetKernel(&k, symbol) != cudaSuccess) {
     cudaGetLastError();
     return nullptr;
   }
-  return reinterpret_cast<CUfunction>(k);
+  return reinterpret_cast<CUkernel>(k);
 }
 
 template <class... P>
-gpuopt_status_t launch(CUfunction handle, void (*kernel)(P...), const char* fn, const char* what,
-                       dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                       typename Exactly<P>::type... params) {
+gpuopt_status_t launch(CUkernel kernel_handle, KernelFunctionSlots& slots, void (*kernel)(P...),
+                       const char* fn, const char* what, dim3 grid, dim3 block, std::size_t smem,
+                       cudaStream_t stream, typename Exactly<P>::type... params) {
   const auto cu_launch = driver_api().cuLaunchKernel;
   CUresult r = CUDA_ERROR_NOT_FOUND;
+  const CUfunction handle = kernel_handle ? kernel_function(kernel_handle, slots) : nullptr;
   if (handle && cu_launch) {
     void* args[] = {static_cast<void*>(&params)..., nullptr};
     r = cu_launch(handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -60,9 +64,10 @@ gpuopt_status_t launch(CUfunction handle, void (*kernel)(P...), const char* fn, 
 template <auto Kernel, class... Args>
 gpuopt_status_t launch_direct(const char* fn, const char* what, dim3 grid, dim3 block,
                               std::size_t smem, cudaStream_t stream, Args&&... args) {
-  static const CUfunction handle =
+  static const CUkernel handle =
       direct_launch_detail::kernel_handle(reinterpret_cast<const void*>(Kernel));
-  return direct_launch_detail::launch(handle, Kernel, fn, what, grid, block, smem, stream,
+  static KernelFunctionSlots slots;
+  return direct_launch_detail::launch(handle, slots, Kernel, fn, what, grid, block, smem, stream,
                                       static_cast<Args&&>(args)...);
 }
 

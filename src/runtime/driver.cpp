@@ -39,6 +39,9 @@ DriverApi load_all() {
   load("cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
   load("cuPointerGetAttribute", d.cuPointerGetAttribute);
   load("cuLaunchKernel", d.cuLaunchKernel);
+  load("cuKernelGetFunction", d.cuKernelGetFunction);
+  load("cuCtxGetCurrent", d.cuCtxGetCurrent);
+  load("cuCtxGetId", d.cuCtxGetId);
   return d;
 }
 

@@ -27,6 +27,10 @@ struct DriverApi {
   decltype(&::cuPointerGetAttribute) cuPointerGetAttribute = nullptr;
   // Optional: the driver's launch, for common/direct_launch.cuh; nullptr if absent.
   decltype(&::cuLaunchKernel) cuLaunchKernel = nullptr;
+  // Optional: the context-bound function of a kernel in the current context (direct launch).
+  decltype(&::cuKernelGetFunction) cuKernelGetFunction = nullptr;
+  decltype(&::cuCtxGetCurrent) cuCtxGetCurrent = nullptr;
+  decltype(&::cuCtxGetId) cuCtxGetId = nullptr;
 };
 
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).

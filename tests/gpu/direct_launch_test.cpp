@@ -1,0 +1,95 @@
+// The direct launch (common/direct_launch.cuh, runtime/kernel_functions.hpp): axpy's kernel is
+// launched through the driver on its function in the current context, never through the
+// runtime's fallback, and stays right when that context goes away: after cudaDeviceReset() the
+// device's primary context is new (a new context ID), so a function cached for the old one must
+// not be launched. On two devices, each device's context gets its own function.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_check.hpp"
+#include "gpuopt.h"
+
+namespace {
+
+struct LogLines {
+  std::vector<std::string> lines;
+  static void sink(gpuopt_log_level_t, const char* message, void* user) {
+    static_cast<LogLines*>(user)->lines.emplace_back(message);
+  }
+};
+
+// One axpy f32 n on device `device` through a fresh context and stream: y = 2 x + y, checked.
+void axpy_once(int device, std::int64_t n) {
+  ASSERT_EQ(cudaSetDevice(device), cudaSuccess);
+  gpuopt_context_t ctx = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_context_create(device, &ctx));
+  gpuopt_stream_t s = nullptr;
+  ASSERT_GPUOPT_OK(gpuopt_stream_create(ctx, &s));
+  std::vector<float> x(n), y(n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 97) - 48.0f;
+    y[i] = static_cast<float>(i % 13);
+  }
+  float *dx = nullptr, *dy = nullptr;
+  ASSERT_EQ(cudaMalloc(&dx, n * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dy, n * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(dy, y.data(), n * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  for (int rep = 0; rep < 3; ++rep)
+    ASSERT_GPUOPT_OK(gpuopt_axpy(ctx, s, GPUOPT_DTYPE_F32, n, 2.0, dx, 1, dy, 1));
+  ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(s));
+  std::vector<float> out(n);
+  ASSERT_EQ(cudaMemcpy(out.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], y[i] + 6.0f * x[i]) << "element " << i;
+  EXPECT_EQ(cudaFree(dx), cudaSuccess);
+  EXPECT_EQ(cudaFree(dy), cudaSuccess);
+  EXPECT_GPUOPT_OK(gpuopt_stream_destroy(s));
+  EXPECT_GPUOPT_OK(gpuopt_context_destroy(ctx));
+}
+
+class DirectLaunch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
+      cudaGetLastError();
+      GTEST_SKIP() << "no CUDA device";
+    }
+    devices_ = count;
+    ASSERT_GPUOPT_OK(gpuopt_set_log_callback(&LogLines::sink, &log_));
+    ASSERT_GPUOPT_OK(gpuopt_set_log_level(GPUOPT_LOG_DEBUG));
+  }
+  void TearDown() override {
+    gpuopt_set_log_level(GPUOPT_LOG_OFF);
+    gpuopt_set_log_callback(nullptr, nullptr);
+  }
+  // No launch of the test fell back to the runtime's <<<>>>.
+  void expect_no_fallback() {
+    for (const std::string& line : log_.lines)
+      EXPECT_EQ(line.find("through the runtime"), std::string::npos) << line;
+  }
+  int devices_ = 0;
+  LogLines log_;
+};
+
+TEST_F(DirectLaunch, RightAfterTheDeviceIsReset) {
+  axpy_once(0, 4096 + 3);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  axpy_once(0, 4096 + 3);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  axpy_once(0, 1000003);
+  expect_no_fallback();
+}
+
+TEST_F(DirectLaunch, EachDeviceGetsItsOwnFunction) {
+  if (devices_ < 2) GTEST_SKIP() << "needs two devices, found " << devices_;
+  for (int round = 0; round < 2; ++round)
+    for (int d = 0; d < 2; ++d) axpy_once(d, 4096 + 3);
+  expect_no_fallback();
+}
+
+}  // namespace
