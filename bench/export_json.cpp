@@ -37,6 +37,13 @@ void write_row(JsonWriter& w, const Row& r) {
     w.key("paired_fastest").str(r.paired_fastest);
     w.key("paired_ratio_to_fastest").num(r.paired_ratio_fastest);
   }
+  if (!r.peer_method.empty()) {
+    w.key("torch_method").str(r.peer_method);
+    w.key("in_process_auto_ms").num(r.peer_auto_ms);
+    opt_str(w, "in_process_auto_variant", r.peer_auto_variant);
+    w.key("in_process_auto_rel_err").num(r.peer_auto_rel_err);
+    opt_str(w, "in_process_auto_error", r.peer_auto_error);
+  }
   w.key("tflops").num(r.tflops);
   w.key("gbs").num(r.gbs);
   w.key("share_of_roof").num(r.share_of_roof);

@@ -203,7 +203,7 @@ int run(Options opt) {
     run_latency_suite(env, &res.rows);
     env.opt = gemm_opt;
     for (const GemmGroup& g : gemm_groups) run_gemm_group(env, g, &res.rows);
-    run_torch_peer(env, gemm_groups, &res.rows);
+    run_torch_peer(env, gemm_groups, res.tuning, &res.rows);
     env.opt = reduce_opt;
     for (const ReduceGroup& g : reduce_groups) run_reduce_group(env, g, &res.rows);
     env.opt = stencil_opt;

@@ -78,6 +78,14 @@ struct Row {
   double paired_ratio_cublas = kNaN;
   std::string paired_fastest;
   double paired_ratio_fastest = kNaN;
+  // gemm torch.matmul peer rows (torch_peer.cpp): how the helper timed torch ("interleaved" in
+  // its process with gpuopt's auto GEMM on the same tensors, or "standalone"); that in-process
+  // auto's median ms, the variant it ran and its result's max relative difference from torch's;
+  // or why it was not timed there (peer_auto_wrong: its result differed from torch's).
+  std::string peer_method;
+  double peer_auto_ms = kNaN, peer_auto_rel_err = kNaN;
+  std::string peer_auto_variant, peer_auto_error;
+  bool peer_auto_wrong = false;
 
   bool correct = false;
   double rel_err = kNaN;

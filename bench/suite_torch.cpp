@@ -1,5 +1,7 @@
 #include "suite_torch.hpp"
 
+#include <dlfcn.h>
+#include <gpuopt.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +30,40 @@ std::string default_helper() {
          "/torch_matmul.py";
 }
 
+bool has_binding(const std::string& dir) {
+  return access((dir + "/gpuopt/__init__.py").c_str(), R_OK) == 0;
+}
+
+// The gpuopt Python binding's directory: $GPUOPT_BENCH_BINDING, else the source tree's
+// bindings/python (pure Python: nothing to build) as CMake recorded it, else the first
+// bindings/python above this executable (a build tree moved with its sources); "" if none.
+std::string default_binding() {
+  const std::string chosen = env_or("GPUOPT_BENCH_BINDING", "");
+  if (!chosen.empty()) return chosen;
+#ifdef GPUOPT_BENCH_BINDING_DIR
+  if (has_binding(GPUOPT_BENCH_BINDING_DIR)) return GPUOPT_BENCH_BINDING_DIR;
+#endif
+  std::string dir = default_helper();  // <exe dir>/torch_matmul.py
+  for (int up = 0; up < 5; ++up) {
+    const std::size_t slash = dir.rfind('/');
+    if (slash == std::string::npos || slash == 0) break;
+    dir.resize(slash);
+    if (has_binding(dir + "/bindings/python")) return dir + "/bindings/python";
+  }
+  return "";
+}
+
+// The path of the shared libgpuopt this process runs ("" when the loader does not say, or the
+// library is linked in statically).
+std::string loaded_library() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&gpuopt_version), &info) == 0 || !info.dli_fname) return "";
+  const std::string path = info.dli_fname;
+  const std::size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return name.rfind("libgpuopt", 0) == 0 ? path : "";
+}
+
 // s quoted for /bin/sh.
 std::string sh_quote(const std::string& s) {
   std::string out = "'";
@@ -38,7 +74,11 @@ std::string sh_quote(const std::string& s) {
 // The helper's stdout, or a report error when it could not be run.
 TorchReport run_helper(const std::string& command) {
   std::FILE* p = popen(command.c_str(), "r");
-  if (!p) return TorchReport{"cannot start the torch helper (popen failed)", "", "", "", {}};
+  if (!p) {
+    TorchReport failed;
+    failed.error = "cannot start the torch helper (popen failed)";
+    return failed;
+  }
   std::string out;
   char buf[4096];
   std::size_t got;
@@ -64,14 +104,20 @@ int torch_step_count(const Options& opt, const std::vector<GemmGroup>& groups) {
   return wanted(opt, groups) ? 1 : 0;
 }
 
-void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, std::vector<Row>* rows) {
+void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, const TuningInfo& tuning,
+                    std::vector<Row>* rows) {
   if (!wanted(env.opt, groups)) return;
   const std::string python = env_or("GPUOPT_BENCH_PYTHON", "python3");
   const std::string helper = env_or("GPUOPT_BENCH_TORCH_HELPER", default_helper());
-  std::string command = sh_quote(python) + " " + sh_quote(helper) + " --device " +
-                        std::to_string(env.opt.device) + " --warmup " +
+  std::string command = "PYTHONDONTWRITEBYTECODE=1 " + sh_quote(python) + " " + sh_quote(helper) +
+                        " --device " + std::to_string(env.opt.device) + " --warmup " +
                         std::to_string(env.timer.warmup) + " --repeats " +
                         std::to_string(env.timer.repeats);
+  const std::string binding = default_binding(), library = loaded_library();
+  if (!binding.empty()) command += " --gpuopt-python " + sh_quote(binding);
+  if (!library.empty()) command += " --gpuopt-library " + sh_quote(library);
+  if (tuning.mode == "used" && !tuning.file.empty())
+    command += " --tune-cache " + sh_quote(tuning.file);
   for (const GemmGroup& g : groups) command += " " + sh_quote(torch_case_id(gemm_row_base(g)));
   env.progress.start("gemm torch.matmul peer rows (" + std::to_string(groups.size()) + " tables, " +
                      helper + ")");
@@ -85,11 +131,12 @@ void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, std::ve
     env.progress.finish("none: " + report.error + " (--torch requires them)");
     return;
   }
-  int timed = 0;
+  int timed = 0, paired = 0;
   for (const GemmGroup& g : groups) {
     const Row base = gemm_row_base(g);
     Row row = torch_row(base, report);
     if (row.error.empty()) ++timed;
+    if (row.error.empty() && row.peer_method == "interleaved") ++paired;
     // Without --torch a case torch could not time (out of memory, say) is not gpuopt's failure.
     if (!row.error.empty() && env.opt.torch == Options::Torch::automatic) {
       row.skipped = true;
@@ -101,10 +148,13 @@ void run_torch_peer(BenchEnv& env, const std::vector<GemmGroup>& groups, std::ve
     }
     rows->insert(rows->begin() + static_cast<std::ptrdiff_t>(at), row);
   }
-  env.progress.finish(report.error.empty()
-                          ? "torch " + report.torch + ": " + std::to_string(timed) + " of " +
-                                std::to_string(groups.size()) + " timed"
-                          : "ERROR " + report.error);
+  env.progress.finish(
+      report.error.empty()
+          ? "torch " + report.torch + ": " + std::to_string(timed) + " of " +
+                std::to_string(groups.size()) + " timed, " + std::to_string(paired) +
+                " interleaved with gpuopt auto" +
+                (report.gpuopt_error.empty() ? "" : " (" + report.gpuopt_error + ")")
+          : "ERROR " + report.error);
 }
 
 }  // namespace bench

@@ -38,6 +38,9 @@ TorchReport parse_torch_report(const std::string& json) {
     out.torch = doc.string_or("torch", "?");
     out.cuda = doc.string_or("cuda", "?");
     out.device = doc.string_or("device", "?");
+    out.gpuopt = doc.string_or("gpuopt", "");
+    out.gpuopt_library = doc.string_or("gpuopt_library", "");
+    out.gpuopt_error = doc.string_or("gpuopt_error", "");
     const JsonValue* cases = doc.get("cases");
     if (!cases || cases->kind != JsonValue::Kind::array) {
       out.error = "the torch helper's JSON has no \"cases\" array";
@@ -53,8 +56,22 @@ TorchReport parse_torch_report(const std::string& json) {
       t.repeats = static_cast<int>(c.number_or("repeats", 0));
       t.inner = static_cast<int>(c.number_or("inner", 0));
       t.note = c.string_or("note", "");
+      t.method = c.string_or("method", "standalone");
+      t.gpuopt_ms = c.number_or("gpuopt_ms", kNaN);
+      t.gpuopt_ms_min = c.number_or("gpuopt_ms_min", kNaN);
+      t.gpuopt_ms_max = c.number_or("gpuopt_ms_max", kNaN);
+      t.gpuopt_rel_err = c.number_or("gpuopt_rel_err", kNaN);
+      t.gpuopt_variant = c.string_or("gpuopt_variant", "");
+      t.gpuopt_error = c.string_or("gpuopt_error", "");
+      const JsonValue* wrong = c.get("gpuopt_wrong");
+      t.gpuopt_wrong = wrong && wrong->kind == JsonValue::Kind::boolean && wrong->boolean;
       if (t.error.empty() && !(std::isfinite(t.ms) && t.ms > 0))
         t.error = "the torch helper reported no time";
+      if (t.error.empty() && t.method == "interleaved" &&
+          !(std::isfinite(t.gpuopt_ms) && t.gpuopt_ms > 0))
+        t.error = "the torch helper reported an interleaved case without gpuopt's time";
+      if (t.error.empty() && t.method != "interleaved" && t.method != "standalone")
+        t.error = "the torch helper reported an unknown method \"" + t.method + "\"";
       out.cases.push_back(t);
     }
   } catch (const std::exception& e) {
@@ -87,8 +104,24 @@ Row torch_row(const Row& base, const TorchReport& report) {
   r.repeats = c->repeats;
   r.inner = c->inner;
   r.correct = true;  // timed; the result is torch's own (not compared)
-  r.note = "torch " + report.torch + " (CUDA " + report.cuda + "), not checked by the bench" +
-           (c->note.empty() ? "" : "; " + c->note);
+  r.peer_method = c->method;
+  r.peer_auto_variant = c->gpuopt_variant;
+  r.peer_auto_rel_err = c->gpuopt_rel_err;
+  r.peer_auto_wrong = c->gpuopt_wrong;
+  std::string how;
+  if (c->method == "interleaved") {
+    r.peer_auto_ms = c->gpuopt_ms;
+    how = "timed interleaved with gpuopt auto (" + c->gpuopt_variant + ", " +
+          fmt("%.4f", c->gpuopt_ms) + " ms, max rel diff " + fmt("%.2g", c->gpuopt_rel_err) +
+          ") in the helper's process, gpuopt " + report.gpuopt;
+  } else {
+    r.peer_auto_error = !c->gpuopt_error.empty()       ? c->gpuopt_error
+                        : !report.gpuopt_error.empty() ? report.gpuopt_error
+                                                       : "the helper did not time gpuopt";
+    how = "timed alone (" + r.peer_auto_error + ")";
+  }
+  r.note = "torch " + report.torch + " (CUDA " + report.cuda + "), not checked by the bench; " +
+           how + (c->note.empty() ? "" : "; " + c->note);
   return r;
 }
 
@@ -104,12 +137,31 @@ void compute_torch_bars(Results& r) {
     b.name = "gemm " + peer.dtype + " " + peer.shape + ": torch.matmul ms / auto ms";
     b.min = 1.0;
     b.target = ">= 1.00";
-    if (timed(peer) && timed(*autorow)) {
+    const bool paired = peer.peer_method == "interleaved" && std::isfinite(peer.peer_auto_ms) &&
+                        peer.peer_auto_ms > 0;
+    const std::string rows_note = timed(*autorow) ? "auto row (" + autorow->ran_variant + ") " +
+                                                        fmt("%.4f", autorow->ms) + " ms"
+                                                  : "the auto row failed";
+    if (!timed(peer)) {
+      b.note = "torch.matmul not timed: " + peer.error;
+    } else if (peer.peer_auto_wrong) {
+      b.note = "the helper's in-process gpuopt auto was wrong: " + peer.peer_auto_error;
+    } else if (paired) {
+      b.value = peer.ms / peer.peer_auto_ms;
+      b.note = "interleaved in one process: torch.matmul " + fmt("%.4f", peer.ms) +
+               " ms, gpuopt auto (" + peer.peer_auto_variant + ") " +
+               fmt("%.4f", peer.peer_auto_ms) + " ms; " + rows_note +
+               (timed(*autorow) ? " (torch / it " + fmt("%.3f", peer.ms / autorow->ms) + ")" : "");
+      if (timed(*autorow) && peer.peer_auto_variant != autorow->ran_variant)
+        b.note += "; the in-process auto ran " + peer.peer_auto_variant + ", the auto row " +
+                  autorow->ran_variant;
+    } else if (timed(*autorow)) {
       b.value = peer.ms / autorow->ms;
-      b.note = "torch.matmul " + fmt("%.4f", peer.ms) + " ms, auto (" + autorow->ran_variant +
-               ") " + fmt("%.4f", autorow->ms) + " ms";
+      b.note = "separate processes: torch.matmul " + fmt("%.4f", peer.ms) + " ms, auto (" +
+               autorow->ran_variant + ") " + fmt("%.4f", autorow->ms) + " ms" +
+               (peer.peer_auto_error.empty() ? "" : " (" + peer.peer_auto_error + ")");
     } else {
-      b.note = !timed(peer) ? "torch.matmul not timed: " + peer.error : "the auto row failed";
+      b.note = rows_note;
     }
     judge(&b);
     r.bars.push_back(b);
