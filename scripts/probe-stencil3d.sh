@@ -39,7 +39,7 @@ PICK="${PICK:-3}"
 PAIRS="${PAIRS:-3}"
 BENCH_REPEATS="${BENCH_REPEATS:-20}"
 OUT="${OUT:-./probe-out}"
-CANDIDATES="${CANDIDATES:-sm90_zmarch_fwd_chunks_c32 sm90_zmarch_fwd_chunks_c96 sm90_zmarch_fwd_chunks_c128 sm90_zmarch_fwd_chunks_s6 sm90_zmarch_fwd_chunks_s10 sm90_zmarch_fwd_chunks_v2 sm90_zmarch_fwd_chunks_pw sm90_zmarch_fwd_chunks_alt}"
+CANDIDATES="${CANDIDATES:-sm90_zmarch_fwd_chunks_c32 sm90_zmarch_fwd_chunks_c96 sm90_zmarch_fwd_chunks_c128 sm90_zmarch_fwd_chunks_s6 sm90_zmarch_fwd_chunks_s10 sm90_zmarch_fwd_chunks_v2 sm90_zmarch_fwd_chunks_pw sm90_zmarch_fwd_chunks_alt sm90_zmarch_fwd_chunks_pw_c128 sm90_zmarch_fwd_chunks_v2_c128}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$OUT" "$OUT/json"
 START=$(date +%s)

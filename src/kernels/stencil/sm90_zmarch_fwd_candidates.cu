@@ -14,6 +14,7 @@
 // - _alt: every other launch sweeps z top-down, starting on the planes the previous launch read
 //   last (possibly still in L2); z terms then summed in the other order (last-bit differences
 //   between successive calls).
+// - _pw_c128, _v2_c128: _pw and _v2 (their kernels) on 128-plane chunks.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
@@ -59,6 +60,17 @@ gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_alt(const StencilProblem& 
                                                           const ExecEnv& env) {
   return stencil_fwd::launch_plan<AltCfg, AltCfg::kParams, false>(
       p, env, "stencil sm90_zmarch_fwd_chunks_alt");
+}
+
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_pw_c128(const StencilProblem& p,
+                                                              const ExecEnv& env) {
+  return stencil_fwd::launch_plan<PwCfg, stencil::kFwdChunksPwC128, false>(
+      p, env, "stencil sm90_zmarch_fwd_chunks_pw_c128");
+}
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_v2_c128(const StencilProblem& p,
+                                                              const ExecEnv& env) {
+  return stencil_fwd::launch_plan<V2Cfg, stencil::kFwdChunksV2C128, false>(
+      p, env, "stencil sm90_zmarch_fwd_chunks_v2_c128");
 }
 
 }  // namespace gpuopt

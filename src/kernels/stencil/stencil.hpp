@@ -98,6 +98,10 @@ gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_pw(const StencilProblem& p
                                                          const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_alt(const StencilProblem& p,
                                                           const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_pw_c128(const StencilProblem& p,
+                                                              const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_v2_c128(const StencilProblem& p,
+                                                              const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

@@ -109,6 +109,10 @@ inline constexpr FwdParams kFwdChunksS10{1, 16, 10, 1, false, 2, 64, false, fals
 inline constexpr FwdParams kFwdChunksV2{2, 16, 8, 1, false, 2, 64, false, false, 4};
 inline constexpr FwdParams kFwdChunksPw{1, 16, 8, 1, false, 2, 64, true, false, 4};
 inline constexpr FwdParams kFwdChunksAlt{1, 16, 8, 1, false, 2, 64, false, true, 4};
+// Two of them on 128-plane chunks (their kernels, no compile cost): at 512^3, 132 SMs, _v2's 64
+// tiles per z range make 256 blocks (1.94 rounds) instead of 512 (3.88).
+inline constexpr FwdParams kFwdChunksPwC128{1, 16, 8, 1, false, 2, 128, true, false, 4};
+inline constexpr FwdParams kFwdChunksV2C128{2, 16, 8, 1, false, 2, 128, false, false, 4};
 
 }  // namespace stencil
 }  // namespace gpuopt

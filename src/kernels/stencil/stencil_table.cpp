@@ -90,6 +90,8 @@ constexpr auto can_fwd_chunks_s10 = can_fwd_cfg<stencil::kFwdChunksS10>;
 constexpr auto can_fwd_chunks_v2 = can_fwd_cfg<stencil::kFwdChunksV2>;
 constexpr auto can_fwd_chunks_pw = can_fwd_cfg<stencil::kFwdChunksPw>;
 constexpr auto can_fwd_chunks_alt = can_fwd_cfg<stencil::kFwdChunksAlt>;
+constexpr auto can_fwd_chunks_pw_c128 = can_fwd_cfg<stencil::kFwdChunksPwC128>;
+constexpr auto can_fwd_chunks_v2_c128 = can_fwd_cfg<stencil::kFwdChunksV2C128>;
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 
 // Ranks: ladder order within each dimensionality; naive (every problem) last. See
@@ -241,6 +243,18 @@ constexpr Variant<StencilProblem> kTable[] = {
         .can(can_fwd_chunks_alt)
         .rank<45>()
         .launch(stencil_launch_sm90_zmarch_fwd_chunks_alt),
+    Row("sm90_zmarch_fwd_chunks_pw_c128",
+        "3D: sm90_zmarch_fwd_chunks_pw on z-chunks of 128 planes (f32, r <= 4)", kF32)
+        .sm90a()
+        .can(can_fwd_chunks_pw_c128)
+        .rank<45>()
+        .launch(stencil_launch_sm90_zmarch_fwd_chunks_pw_c128),
+    Row("sm90_zmarch_fwd_chunks_v2_c128",
+        "3D: sm90_zmarch_fwd_chunks_v2 on z-chunks of 128 planes (f32, r <= 4)", kF32)
+        .sm90a()
+        .can(can_fwd_chunks_v2_c128)
+        .rank<45>()
+        .launch(stencil_launch_sm90_zmarch_fwd_chunks_v2_c128),
 };
 
 }  // namespace
