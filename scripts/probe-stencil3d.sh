@@ -3,7 +3,7 @@
 # f32 512^3, zero boundary: auto >= 0.85 of the copy roof) against auto, then runs the stencil
 # tests. Run from the repository root on the GPU machine.
 #
-# 1. Builds gpuopt-bench, gpuopt_gpu_tests and gpuopt_unit_tests in BUILD_DIR (configured first
+# 1. Builds gpuopt-bench and gpuopt_gpu_tests in BUILD_DIR (configured first
 #    when it has no CMakeCache.txt: Release, GPUOPT_CUDA_ARCHITECTURES=$ARCHS, no docs, bindings,
 #    examples or static library).
 # 2. ROUNDS runs of gpuopt-bench --op stencil with every candidate, the forced
@@ -12,17 +12,18 @@
 #    3D rows: drift cancels).
 # 3. Head to head: for the PICK best candidates of step 2, PAIRS runs each of just the candidate
 #    and auto, alternating the candidates.
-# 4. ctest -R '[Ss]tencil' (the GPU stencil tests force every rung, the candidates included, and
-#    the unit dispatch tests).
+# 4. ctest -R '^gpu[.]Stencil[.]' (the GPU stencil tests force every rung, the candidates
+#    included; the host dispatch tests run in CI).
 # The summary (scripts/probe_stencil3d.py) is printed last: GB/s, share of the copy roof, and the
 # ratio to the baseline, medians over the runs.
 #
 # Environment:
-#   BUILD_DIR=DIR      build tree (default build/probe); an existing one is only rebuilt
+#   BUILD_DIR=DIR      build tree (default build/probe); an existing one is only rebuilt (tests
+#                      switched on first where its cache has them off, as the bench preset's)
 #   ARCHS=LIST         GPUOPT_CUDA_ARCHITECTURES for a new tree (default 90a)
 #   JOBS=N             build jobs (default: all cores)
-#   ROUNDS=N           step 2 runs (default 4)
-#   PICK=N PAIRS=N     step 3: N best candidates, N runs each (defaults 3 and 3; PICK=0 skips)
+#   ROUNDS=N           step 2 runs (default 3)
+#   PICK=N PAIRS=N     step 3: N best candidates, N runs each (defaults 2 and 3; PICK=0 skips)
 #   BENCH_REPEATS=N    timed samples per bench row (default 20)
 #   CANDIDATES="..."   the variants of step 2 besides the baselines (default: the list below)
 #   SKIP_BUILD=1       use BUILD_DIR as it is; SKIP_TESTS=1 skips step 4
@@ -34,8 +35,8 @@ set -uo pipefail
 BUILD_DIR="${BUILD_DIR:-build/probe}"
 ARCHS="${ARCHS:-90a}"
 JOBS="${JOBS:-$(nproc)}"
-ROUNDS="${ROUNDS:-4}"
-PICK="${PICK:-3}"
+ROUNDS="${ROUNDS:-3}"
+PICK="${PICK:-2}"
 PAIRS="${PAIRS:-3}"
 BENCH_REPEATS="${BENCH_REPEATS:-20}"
 OUT="${OUT:-./probe-out}"
@@ -53,8 +54,12 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
       -DGPUOPT_BUILD_EXAMPLES=OFF -DGPUOPT_BUILD_BINDINGS=OFF -DGPUOPT_BUILD_STATIC=OFF \
       -DGPUOPT_BUILD_BENCH=ON >"$OUT/build.log" 2>&1 ||
       { tail -n 30 "$OUT/build.log"; echo "probe: configure failed"; exit 1; }
+  elif grep -Eq '^GPUOPT_BUILD_(GPU_)?TESTS:BOOL=OFF' "$BUILD_DIR/CMakeCache.txt"; then
+    # e.g. the bench preset's tree: the same flags, tests added (its objects are reused)
+    cmake -S . -B "$BUILD_DIR" -DGPUOPT_BUILD_TESTS=ON -DGPUOPT_BUILD_GPU_TESTS=ON \
+      >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log"; echo "probe: configure failed"; exit 1; }
   fi
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target gpuopt-bench gpuopt_gpu_tests gpuopt_unit_tests \
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target gpuopt-bench gpuopt_gpu_tests \
     >>"$OUT/build.log" 2>&1 || { tail -n 40 "$OUT/build.log"; echo "probe: build failed"; exit 1; }
   echo "probe: built in $BUILD_DIR ($(elapsed))"
 fi
@@ -92,9 +97,9 @@ fi
 
 # --- 4. tests -----------------------------------------------------------------------------
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  ctest --test-dir "$BUILD_DIR" -R '[Ss]tencil' --output-on-failure --timeout 300 -j 4 \
+  ctest --test-dir "$BUILD_DIR" -R '^gpu[.]Stencil[.]' --output-on-failure --timeout 300 -j 4 \
     >"$OUT/tests.log" 2>&1
-  echo "probe: ctest -R '[Ss]tencil' exit $? ($(elapsed)):"
+  echo "probe: ctest -R '^gpu[.]Stencil[.]' exit $? ($(elapsed)):"
   grep -E "tests passed|tests failed|\(Failed\)|\(Timeout\)|Skipped" "$OUT/tests.log" | head -n 20
 fi
 
