@@ -35,8 +35,21 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
     if (v.rfind("sm90_tma", 0) == 0) return s.dims == 2 && tma;
     if (v == "zmarch_sync") return s.dims == 3;
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
-    if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;
+    if (v.rfind("sm90_zmarch_fwd", 0) == 0)
+      return s.dims == 3 && tma &&
+             (!f32_r4_candidate(v) || (s.dtype == GPUOPT_DTYPE_F32 && s.radius <= 4));
     return true;  // auto
+  }
+
+  // The issue-19 candidates compiled for f32 and radius <= 4 only (stencil_table.cpp): the
+  // kernels of _s6, _s10, _v2, _pw and _alt, also on other chunk sizes (_pw_c128, ...).
+  static bool f32_r4_candidate(const std::string& v) {
+    const std::string head = "sm90_zmarch_fwd_chunks_";
+    if (v.rfind(head, 0) != 0) return false;
+    const std::string kernel = v.substr(head.size(), v.find('_', head.size()) - head.size());
+    for (const char* c : {"s6", "s10", "v2", "pw", "alt"})
+      if (kernel == c) return true;
+    return false;
   }
 
   // Runs spec with every available variant forced (and auto), checking results or refusals.
@@ -132,6 +145,34 @@ TEST_F(Stencil, LargeGridsRingsAndChunks) {
       run_all(spec3(t, r, GPUOPT_BOUNDARY_CLAMP, 67, 33, 45));
       if (HasFatalFailure()) return;
     }
+}
+
+// The z-chunk rungs on grids of several chunks for every chunk size (32 to 128 planes, nz not a
+// multiple of any), each called three times in a row on the same buffers:
+// sm90_zmarch_fwd_chunks_alt marches z upwards and downwards on alternate calls, so both directions
+// are checked.
+TEST_F(Stencil, ZChunksRepeatedCalls) {
+  for (gpuopt_dtype_t t : kTypes)
+    for (int r : {1, 4, 8}) {
+      StencilCase c(spec3(t, r, GPUOPT_BOUNDARY_ZERO, 150, 40, 300, 152, 152 * 41), rng_.split());
+      c.upload();
+      for (const Variant& v : variants()) {
+        if (!v.available || v.name.rfind("sm90_zmarch_fwd", 0) != 0 || !accepts(v.name, c.spec()))
+          continue;
+        force(v.name);
+        for (int call = 0; call < 3; ++call) {
+          SCOPED_TRACE("variant " + v.name + " call " + std::to_string(call) + ": " +
+                       gput::describe(c.spec()));
+          c.reset_out();
+          ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
+          sync();
+          EXPECT_EQ(last_variant(), v.name);
+          EXPECT_TRUE(c.check());
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  force("auto");
 }
 
 // The compute-sanitizer subset (memcheck, racecheck, synccheck): every variant, both types and
