@@ -15,10 +15,13 @@
 #
 # Jobs, most wanted first (a job that would start past the budget is skipped and listed so):
 #   gemm-f64-4096 gemm-f32-4096 gemm-bf16-4096 stencil-3d roof-axpy gdn-sm90_wgmma_fused
-#   gdn-sm80_mma_fused gdn-sm90_onepass_fused sort gemm-f64-8192 gemm-f32-8192
+#   gdn-sm90_onepass_fused gdn-sm80_mma_fused sort gemm-f64-8192 gemm-f32-8192
 #
 # Environment:
-#   BUILD_DIR=DIR       build tree holding bench/gpuopt-bench (default build/bench); not built here
+#   BUILD_DIR=DIR       build tree holding bench/gpuopt-bench (default build/bench)
+#   BUILD=0             do not build: by default, when build/bench has no gpuopt-bench, the
+#                       bench preset is configured and built first (64 s from scratch on 16
+#                       cores, taken from the budget: the last jobs are skipped)
 #   OUT=DIR             output (default ./profile-bars-out): profile-bars.md (the summary, also
 #                       printed) and profile-bars.tar.gz (reports, CSVs, logs, the metric query)
 #   BUDGET_S=S          wall seconds for all jobs (default 210)
@@ -53,11 +56,6 @@ BUDGET_S="${BUDGET_S:-210}"
 JOB_TIMEOUT_S="${JOB_TIMEOUT_S:-60}"
 export NCCL_NVLS_ENABLE=0
 
-BENCH="$BUILD_DIR/bench/gpuopt-bench"
-if [ ! -x "$BENCH" ]; then
-  echo "profile-bars: no $BENCH (build gpuopt-bench first, or set BUILD_DIR)" >&2
-  exit 2
-fi
 
 find_ncu() {
   if [ -n "${NCU:-}" ]; then
@@ -90,6 +88,18 @@ mkdir -p "$WORK" || exit 2
 START=$(date +%s)
 elapsed() { echo $(($(date +%s) - START)); }
 
+BENCH="$BUILD_DIR/bench/gpuopt-bench"
+if [ ! -x "$BENCH" ] && [ "$BUILD_DIR" = build/bench ] && [ "${BUILD:-1}" = 1 ]; then
+  echo "[profile-bars] no $BENCH: building the bench preset (about 1 min on 16 cores; the" \
+    "budget pays for it)"
+  { cmake --preset bench && cmake --build --preset bench -j "$(nproc)"; } >"$WORK/build.log" 2>&1
+fi
+if [ ! -x "$BENCH" ]; then
+  echo "profile-bars: no $BENCH (build gpuopt-bench first, or set BUILD_DIR)" >&2
+  tail -n 20 "$WORK/build.log" 2>/dev/null >&2
+  exit 2
+fi
+
 "$NCU" --version 2>&1 | tail -n 1 >"$WORK/ncu-version.txt"
 { command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; } \
   >"$WORK/device.txt" 2>&1 || true
@@ -116,8 +126,8 @@ JOB_TABLE=(
   "stencil-3d|--op stencil --variants sm90_zmarch_fwd_chunks"
   "roof-axpy|--op axpy --dtype f32 --sizes 2^27 --variants vec4_blocktile"
   "gdn-sm90_wgmma_fused|--op gdn --variants sm90_wgmma_fused"
-  "gdn-sm80_mma_fused|--op gdn --variants sm80_mma_fused"
   "gdn-sm90_onepass_fused|--op gdn --variants sm90_onepass_fused"
+  "gdn-sm80_mma_fused|--op gdn --variants sm80_mma_fused"
   "sort|--op segmented_sort --variants warp_bitonic"
   "gemm-f64-8192|--op gemm --dtype f64 --sizes 8192 --variants f64_tensorcore"
   "gemm-f32-8192|--op gemm --dtype f32 --sizes 8192 --variants warptiled_cpasync"

@@ -112,14 +112,15 @@ BARS = [
         ("re", "stencil_sm90_zmarch_fwd_kernel"), ("job", "roof-axpy", "axpy_vec4_blocktile_kernel"),
         "roof: axpy vec4_blocktile f32 2^27 (a streaming kernel at 1.00 of the copy roof)"),
     Bar("gdn forward f32: composed / fused (sm90_wgmma_fused)", "gdn-sm90_wgmma_fused",
-        GDN_JSON % ("forward", "f32"), ("gdn", 0), ("composed", 0), "composed"),
+        GDN_JSON % ("forward", "f32"), ("gdn", "fwd_f32"), ("composed",), "composed"),
     Bar("gdn forward tf32: composed / fused (sm80_mma_fused)", "gdn-sm80_mma_fused",
-        GDN_JSON % ("forward", "tf32"), ("gdn", 1), ("composed", 1), "composed"),
+        GDN_JSON % ("forward", "tf32"), ("gdn", "fwd_tf32"), ("composed",), "composed"),
     Bar("gdn backward f32: composed / fused (sm90_wgmma_fused)", "gdn-sm90_wgmma_fused",
-        GDN_JSON % ("backward", "f32"), ("gdn", 2), ("composed", 2), "composed"),
+        GDN_JSON % ("backward", "f32"), ("gdn", "bwd_f32"), ("composed",), "composed"),
     Bar("gdn backward tf32: composed / fused (sm90_onepass_fused)", "gdn-sm90_onepass_fused",
-        GDN_JSON % ("backward", "tf32"), ("gdn", -1), ("composed", -1),
-        "composed (every composed kernel of the job: the rung runs only this group)"),
+        GDN_JSON % ("backward", "tf32"), ("gdn", "bwd_tf32"), ("composed",),
+        "composed (the rung runs only this group: composed's kernels of every group come "
+        "before it, in one segment)"),
     Bar("segmented_sort i32 fixed 4194304 x 128: GB/s", "sort",
         "segmented_sort i32 fixed 4194304 x 128: GB/s (read + write)",
         ("re", "warp_bitonic_kernel"), ("other", None), "cub (every other kernel of the job)"),
@@ -264,22 +265,35 @@ def classify_gdn(kernels):
     return out
 
 
+def gdn_segment(ks, group):
+    """The segment of a gdn group: forward f32 is the first; backward f32 the first with
+    composed's backward-only kernels; forward tf32 the one between; backward tf32 the one after
+    backward f32, or the last one when there is none (a rung that runs only that group)."""
+    segs = sorted({k.segment for k in ks})
+    if not segs:
+        return None
+    bwd = next((k.segment for k in ks if k.cls == "composed" and base_name(k.name) in
+                ("gradient_terms_kernel", "dx_finish_kernel")), None)
+    if group == "fwd_f32":
+        return segs[0]
+    if group == "bwd_f32":
+        return bwd
+    if group == "fwd_tf32":
+        return 1 if 1 in segs and (bwd is None or bwd > 1) else None
+    return bwd + 1 if bwd is not None and bwd + 1 in segs else segs[-1]
+
+
 def pick(bar, jobs):
     """(own kernels, vendor kernels, notes) of a bar."""
     notes = []
     kernels = [k for k in jobs.get(bar.own_job, []) if not is_bench(k)]
-    kind = bar.own[0]
-    if kind == "gdn":
+    if bar.own[0] == "gdn":
         ks = classify_gdn(kernels)
-        segs = sorted({k.segment for k in ks})
-        want = segs[bar.own[1]] if segs and -len(segs) <= bar.own[1] < len(segs) else None
+        want = gdn_segment(ks, bar.own[1])
         if want is None:
-            notes.append("segment %d not found (%d segments)" % (bar.own[1], len(segs)))
+            notes.append("no segment of group %s among the job's kernels" % bar.own[1])
         own = [k for k in ks if k.cls == "own" and k.segment == want]
-        if bar.vendor[1] == -1:
-            vendor = [k for k in ks if k.cls == "composed"]
-        else:
-            vendor = [k for k in ks if k.cls == "composed" and k.segment == want]
+        vendor = [k for k in ks if k.cls == "composed" and k.segment == want]
         return own, vendor, notes
     rx = re.compile(bar.own[1])
     own = [k for k in kernels if rx.search(k.name)][:1]
@@ -436,6 +450,10 @@ def summarize(work, results_path):
                        (b["name"], b["value"], b.get("target", ""), b.get("note", "")))
             out.append("")
         out.append("job `%s`, vendor side: %s" % (bar.job, bar.vendor_label))
+        if bar.own[0] == "gdn":
+            out += ["", "(the kernels first launched in this group: one seen in an earlier group "
+                    "is not profiled again, and a group without a new fused kernel merges with "
+                    "the next; the job's list below has them all)"]
         out.append("")
         out += bar_table(bar, own, vendor)
         for n in notes:
@@ -496,10 +514,21 @@ def selftest():
             "nvjet_sgemm_f32_nn", "void gpuopt::(anonymous namespace)::forward_epilogue_kernel()",
             "void gpuopt::gemm_sm90_tma_wgmma_kernel<Fwd32>(CUtensorMap)",
             "void gpuopt::gdn_split_gamma_kernel(float const*)", "nvjet_tf32_nn",
-            "void gpuopt::gemm_sm90_tma_wgmma_kernel<FwdTf32>(CUtensorMap)",
             "void gpuopt::(anonymous namespace)::gradient_terms_kernel(float const*)",
             "void gpuopt::gemm_sm90_tma_wgmma_kernel<Bwd32>(CUtensorMap)",
             "void gpuopt::gemm_sm90_tma_wgmma_kernel<BwdDx32>(CUtensorMap)"],
+        "gdn-sm80_mma_fused": [
+            "void gpuopt::(anonymous namespace)::square_kernel(float const*, float*, long)",
+            "nvjet_sgemm_f32_nn", "void gpuopt::gdn::gdn_resident_mix_kernel<F32>(A)",
+            "nvjet_tf32_nn", "void gpuopt::gdn::gdn_mma_kernel<Tf32>(A)",
+            "void gpuopt::(anonymous namespace)::gradient_terms_kernel(float const*)",
+            "void gpuopt::gdn::gdn_mma_pair_kernel<Bwd>(A)"],
+        "gdn-sm90_onepass_fused": [
+            "void gpuopt::(anonymous namespace)::square_kernel(float const*, float*, long)",
+            "nvjet_sgemm_f32_nn", "nvjet_tf32_nn",
+            "void gpuopt::(anonymous namespace)::gradient_terms_kernel(float const*)",
+            "void gpuopt::(anonymous namespace)::dx_finish_kernel(float const*)",
+            "void gpuopt::gdn_onepass::gdn_onepass_bwd_kernel<false>(CUtensorMap)"],
         "sort": ["void bench::(anonymous namespace)::fill_keys_kernel(int*, long long)",
                  "void gpuopt::warp_bitonic_kernel<4, 32, 0>(gpuopt::sort::SortArgs)",
                  "void gpuopt::(anonymous namespace)::map_kernel<unsigned>(unsigned const*)", cub],
@@ -521,9 +550,13 @@ def selftest():
         ("gdn fwd f32", "| own: gemm_sm90_tma_wgmma_kernel<Fwd32> | own: gdn_split_gamma_kernel |"
          " own: all 2 kernels | vendor: square_kernel | vendor: nvjet_sgemm_f32_nn | vendor: "
          "forward_epilogue_kernel | vendor: all 3 kernels |"),
-        ("gdn bwd f32 segment", "| own: gemm_sm90_tma_wgmma_kernel<Bwd32> | own: "
-         "gemm_sm90_tma_wgmma_kernel<BwdDx32> | own: all 2 kernels | vendor: "
-         "gradient_terms_kernel |"),
+        ("gdn bwd f32 segment (forward tf32 had no new fused kernel: merged)",
+         "| own: gemm_sm90_tma_wgmma_kernel<Bwd32> | own: gemm_sm90_tma_wgmma_kernel<BwdDx32> | "
+         "own: all 2 kernels | vendor: nvjet_tf32_nn | vendor: gradient_terms_kernel |"),
+        ("gdn fwd tf32 segment", "| own: gdn_mma_kernel<Tf32> | vendor: nvjet_tf32_nn |"),
+        ("gdn bwd tf32: one segment, the 4 longest", "| own: gdn_onepass_bwd_kernel<false> | "
+         "vendor: nvjet_sgemm_f32_nn | vendor: nvjet_tf32_nn | vendor: gradient_terms_kernel | "
+         "vendor: dx_finish_kernel | vendor: all 5 kernels |"),
         ("sort vendor", "| own: warp_bitonic_kernel<4, 32, 0> | vendor: map_kernel<unsigned> | "
          "vendor: DeviceSegmentedSortKernelLarge<int, long> | vendor: all 2 kernels |"),
         ("duration in base units", "| duration | 2.0 us |"),
