@@ -3,14 +3,15 @@
 #
 # For each missed bar it runs gpuopt-bench under `ncu --clock-control none` on just the rows that
 # bar reads (one suite, one dtype and size, the best own rung; the bench adds the vendor rows), and
-# profiles the first launch of every distinct kernel (demangled name) of that run: the own rung's
-# kernel, the vendor's (cuBLAS, cub, gdn composed) and, for the stencil, a streaming kernel at the
-# copy roof (axpy vec4_blocktile). A compact metric set (duration, SM / memory / DRAM throughput,
-# DRAM bytes, L2 and L1 throughput, occupancy, registers, shared memory, tensor / FMA / FP64 pipe
-# utilisation, issue slots, the warp stall reasons) is asked for by name; the names `ncu
-# --query-metrics` does not list are dropped first, and a job whose metric run fails is run again
-# with the sections SpeedOfLight, Occupancy, LaunchStats, WarpStateStats, MemoryWorkloadAnalysis
-# and ComputeWorkloadAnalysis. scripts/profile_bars.py turns the reports (ncu --csv --page raw)
+# profiles the first launch of every distinct kernel (demangled name) of that run (--kernel-id
+# :::1; at most 40 a job): the own rung's kernel, the vendor's (cuBLAS, cub, gdn composed) and,
+# for the stencil, a streaming kernel at the copy roof (axpy vec4_blocktile). A compact metric
+# set (duration, SM clock, SM / memory / DRAM / L2 / L1 throughput, DRAM bytes, occupancy,
+# registers, shared memory, tensor / FMA / FP64 pipe utilisation, issue slots, the warp stall
+# reasons) is asked for by name; the names `ncu --query-metrics` does not list are dropped first,
+# and a job whose metric run fails is run again with the sections SpeedOfLight, Occupancy,
+# LaunchStats, WarpStateStats, MemoryWorkloadAnalysis and ComputeWorkloadAnalysis.
+# scripts/profile_bars.py turns the reports (ncu --csv --page raw)
 # into one Markdown table per bar, own beside vendor.
 #
 # Jobs, most wanted first (a job that would start past the budget is skipped and listed so):
@@ -101,7 +102,8 @@ if [ ! -x "$BENCH" ]; then
 fi
 
 "$NCU" --version 2>&1 | tail -n 1 >"$WORK/ncu-version.txt"
-{ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; } \
+{ command -v nvidia-smi >/dev/null &&
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; } \
   >"$WORK/device.txt" 2>&1 || true
 if [ -z "${RESULTS:-}" ]; then
   RESULTS=bench/results/nvidia-h100.json
@@ -141,8 +143,10 @@ profile() {
   local what=(--metrics "$METRICS")
   [ "$mode" = sections ] && what=("${SECTIONS[@]}")
   rm -f "$WORK/$job.ncu-rep"
-  timeout -k 10 "$limit" "$NCU" --clock-control none --kernel-name-base demangled \
-    --kernel-id "::regex:.:1" --launch-count 40 "${what[@]}" -f -o "$WORK/$job" \
+  # --kernel-id :::1: the first launch of each kernel (each template instance: demangled names).
+  timeout -k 10 "$limit" "$NCU" --clock-control none --cache-control all --replay-mode kernel \
+    --kernel-name-base demangled --kernel-id :::1 --launch-count 40 "${what[@]}" \
+    -f -o "$WORK/$job" \
     "$BENCH" "$@" "${COMMON[@]}" >"$WORK/$job.$mode.log" 2>&1
   local rc=$?
   echo "rc=$rc" >>"$WORK/$job.$mode.log"

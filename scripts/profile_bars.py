@@ -2,8 +2,9 @@
 """The summary of scripts/profile-bars.sh: Nsight Compute figures of the missed bars (issue 19).
 
 profile-bars.sh runs gpuopt-bench under `ncu` once per job (a few rows of one suite), profiling the
-first launch of every distinct kernel (demangled name) of the job, and converts each report to
-`ncu --csv --page raw --print-units base`. This script (python3, standard library only):
+first launch of every distinct kernel (demangled name) of the job (--kernel-id :::1), and converts
+each report to `ncu --csv --page raw --print-units base`. This script (python3, standard library
+only):
 
   metrics --query FILE   prints the --metrics list for ncu: the wanted metrics whose base name
                          `ncu --query-metrics` lists (FILE), plus every stall reason it lists;
@@ -109,7 +110,8 @@ BARS = [
     gemm_bar("bf16", 4096, "gemm_sm90_tma_wgmma_kernel", 1),
     Bar("stencil f32 3D 512^3 r=4: GB/s / copy roof", "stencil-3d",
         "stencil f32 3D 512x512x512 r=4: auto GB/s (1 read + 1 write) / copy roof",
-        ("re", "stencil_sm90_zmarch_fwd_kernel"), ("job", "roof-axpy", "axpy_vec4_blocktile_kernel"),
+        ("re", "stencil_sm90_zmarch_fwd_kernel"),
+        ("job", "roof-axpy", "axpy_vec4_blocktile_kernel"),
         "roof: axpy vec4_blocktile f32 2^27 (a streaming kernel at 1.00 of the copy roof)"),
     Bar("gdn forward f32: composed / fused (sm90_wgmma_fused)", "gdn-sm90_wgmma_fused",
         GDN_JSON % ("forward", "f32"), ("gdn", "fwd_f32"), ("composed",), "composed"),
@@ -570,9 +572,10 @@ def selftest():
         sys.stdout.write(md)
         print("selftest FAILED: " + ", ".join(bad))
         return 1
-    assert metrics_for(query_bases('"dram__bytes_read","# of bytes"\nsm__throughput  x\n'
-                                   "smsp__average_warps_issue_stalled_wait_per_issue_active  y\n")) \
-        == ["gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    query = ('"dram__bytes_read","# of bytes"\nsm__throughput  x\n'
+             "smsp__average_warps_issue_stalled_wait_per_issue_active  y\n")
+    assert metrics_for(query_bases(query)) == [
+            "gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
             "dram__bytes_read.sum", "launch__registers_per_thread",
             "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
             "launch__block_size", "launch__grid_size", "launch__waves_per_multiprocessor",
