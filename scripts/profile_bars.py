@@ -308,6 +308,8 @@ def pick(bar, jobs):
     elif bar.vendor[1] is None:
         vendor = others
     else:
+        for k in others[:bar.vendor[1]]:
+            k.cls = "reference (cuBLAS f64)"
         vendor = others[bar.vendor[1]:bar.vendor[1] + 1]
         if len(others) > bar.vendor[1] + 1:
             notes.append("other vendor kernels of the job (reference, cublaslt, other shapes): " +
