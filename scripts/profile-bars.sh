@@ -39,7 +39,7 @@ set -uo pipefail
 
 case "${1:-}" in
   -h | --help)
-    sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
     exit 0
     ;;
   "") ;;
@@ -56,7 +56,6 @@ OUT="${OUT:-$PWD/profile-bars-out}"
 BUDGET_S="${BUDGET_S:-210}"
 JOB_TIMEOUT_S="${JOB_TIMEOUT_S:-60}"
 export NCCL_NVLS_ENABLE=0
-
 
 find_ncu() {
   if [ -n "${NCU:-}" ]; then
