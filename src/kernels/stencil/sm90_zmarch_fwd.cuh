@@ -20,22 +20,10 @@
 // as fill one wave, or chunks of a fixed number of planes in xy-tile-fastest block order
 // (zmarch_plan_chunks). The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
 // sm90_zmarch_fwd_sweep.cu (1 row, one wave) and sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
-// chunks; also its candidates of other chunk sizes, the same kernel). Measured: see those files
-// and docs/notes/stencil.md.
-//
-// Two options for the candidate rungs (issue 19), both compiled away where off:
-// - producer_warp: a 17th warp (its lane 0) refills each stage as soon as the 16 computing warps
-//   have released it, instead of thread 0 between its own planes, refill_lag behind.
-// - alternate_z: every other launch marches z top-down (blocks take the z-chunks from the top,
-//   each marching its chunk downwards) so that a launch starts on the planes the previous one
-//   read last, which may still be in L2. The same kernel with the z coefficients mirrored by the
-//   launcher: plane j of a block is z = z1 - 1 + R - j, and the output of step j is z1 - 1 -
-//   (j - 2R). The z terms are then summed in the opposite order: results can differ in the last
-//   bits between the two directions (every other call of the same problem).
+// chunks). Measured: see those files and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
-#include <atomic>
 #include <string>
 
 #include "arch/sm90/mbarrier.cuh"
@@ -54,25 +42,6 @@ using stencil::Lanes;
 template <class T, int R, class Cfg>
 using ShapeFwd = stencil::TileShape<T, R, stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax),
                                     Cfg::kParams.warps>;
-
-// Threads of a block: the computing warps, plus the producer warp where the configuration has one.
-template <class T, int R, class Cfg>
-constexpr int fwd_threads() {
-  return ShapeFwd<T, R, Cfg>::THREADS + (Cfg::kParams.producer_warp ? 32 : 0);
-}
-
-// The z coefficients mirrored (offset o takes -o's): the kernel marching z downwards.
-template <class T, int R>
-StencilCoeffs<T> mirror_z(StencilCoeffs<T> k) {
-  for (int o = 1; o <= R; ++o) {
-    T& lo = k.c[1 + 2 * 2 * R + (R - o)];
-    T& hi = k.c[1 + 2 * 2 * R + (R + o - 1)];
-    const T t = lo;
-    lo = hi;
-    hi = t;
-  }
-  return k;
-}
 
 // Where one thread's outputs go: row 0 of its V rows at plane z0 (the rows follow at the output
 // pitch), which of the V rows lie inside the grid (bit mask), and how many of its W lanes (W
@@ -122,42 +91,32 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
 }
 
 template <class T, int R, class Cfg>
-__global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_per_sm)
+__global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blocks_per_sm)
     stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Shape = ShapeFwd<T, R, Cfg>;
   constexpr int V = stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax);
   constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES, Cfg::kParams);
-  constexpr int NW = Shape::THREADS / 32;  // computing warps
-  constexpr int N = 2 * R;                 // z partial-sum slots (plane p in slot p % N)
+  constexpr int NW = Shape::THREADS / 32;
+  constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = Cfg::kParams.refill_lag;
-  constexpr bool kProducerWarp = Cfg::kParams.producer_warp;
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   unsigned char* const smem_raw = stencil::align128(smem_dyn);
   __shared__ __align__(8) unsigned long long full[S], empty[S];
-  stencil::ZmarchBlock blk = stencil::zmarch_block<Shape>(g, plan);
-  // dz = -1: this launch marches z downwards (alternate_z only; a constant 1 elsewhere).
-  const int dz = Cfg::kParams.alternate_z && plan.reverse ? -1 : 1;
-  if (dz < 0) {  // the z-chunks from the top: chunk c takes chunk (chunks - 1 - c)'s range
-    const i64 c = plan.chunks - 1 - blk.z0 / plan.chunk;
-    blk.z0 = c * plan.chunk;
-    blk.z1 = blk.z0 + plan.chunk < g.nz ? blk.z0 + plan.chunk : g.nz;
-  }
+  const stencil::ZmarchBlock blk = stencil::zmarch_block<Shape>(g, plan);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const bool producer = threadIdx.x == (kProducerWarp ? NW * 32 : 0);
-  // Plane j of the block (j = 0 .. planes - 1) is z = cz + dz * j, staged in stage j % S; the
-  // output of step j (R <= j < planes - R) is z = oz + dz * (j - R).
+  const bool producer = threadIdx.x == 0;
+  // Plane j of the block (j = 0 .. planes - 1) is z = z0 - R + j, staged in stage j % S.
   const int planes = static_cast<int>(blk.z1 - blk.z0) + 2 * R;
   const int cx = static_cast<int>(blk.x0 - Shape::HX), cy = static_cast<int>(blk.y0 - R),
-            cz = static_cast<int>(dz > 0 ? blk.z0 - R : blk.z1 - 1 + R);
-  const i64 oz = dz > 0 ? blk.z0 : blk.z1 - 1;
+            cz = static_cast<int>(blk.z0 - R);
   auto issue = [&](int j) {
     const int s = j % S;
     const std::uint32_t bar = sm90::smem_addr(&full[s]);
     sm90::mbar_arrive_expect_tx(bar, Shape::BYTES);
     sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
-                      cz + dz * j);
+                      cz + j);
   };
   if (producer) {
     for (int s = 0; s < S; ++s) {
@@ -169,17 +128,6 @@ __global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_
     for (int j = 0; j < S && j < planes; ++j) issue(j);
   }
   __syncthreads();  // the only block-wide barrier: the warps run decoupled from here
-  if constexpr (kProducerWarp) {
-    if (warp == NW) {  // the producer warp: plane j + S into stage j % S once every warp left j
-      if (lane == 0)
-        for (int j = S; j < planes; ++j) {
-          sm90::mbar_wait(sm90::smem_addr(&empty[j % S]),
-                          static_cast<std::uint32_t>((j / S - 1) & 1));
-          issue(j);
-        }
-      return;
-    }
-  }
   const int tx = lane, ty = warp;
   FwdStore<T> st;
   {
@@ -191,7 +139,7 @@ __global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_
 #pragma unroll
     for (int i = 0; i < V; ++i)
       if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
-    st.base = out + (st.rows ? x + y * g.out_pitch + oz * g.out_slice : 0);
+    st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
   }
   Lanes<T> acc[N][V];
 #pragma unroll
@@ -216,8 +164,7 @@ __global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_
       for (int i = 0; i < V; ++i)
         c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
       add_z_terms<R, false>(acc, u, c, k);
-      if (j >= 2 * R)
-        fwd_store(st, g, static_cast<i64>(dz * (j - 2 * R)) * g.out_slice, acc[(u + R) % N]);
+      if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
         stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
@@ -225,7 +172,7 @@ __global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_
       add_z_terms<R, true>(acc, u, c, k);
       __syncwarp();
       if (lane == 0) sm90::mbar_arrive(sm90::smem_addr(&empty[s]));
-      if (!kProducerWarp && producer && j >= D && j - D + S < planes) {
+      if (producer && j >= D && j - D + S < planes) {
         // Every warp has released plane j - D: its stage takes plane j - D + S.
         sm90::mbar_wait(sm90::smem_addr(&empty[(j - D) % S]),
                         static_cast<std::uint32_t>(((j - D) / S) & 1));
@@ -242,68 +189,37 @@ __global__ void __launch_bounds__(fwd_threads<T, R, Cfg>(), Cfg::kParams.blocks_
 #endif
 }
 
-// Direction of the next launch of configuration Cfg: true (top-down) every other call for
-// alternate_z, in call order over the process (any context, device or stream: only the L2 reuse
-// depends on it, not the result beyond rounding); always false otherwise.
-template <class Cfg>
-bool next_launch_reversed() {
-  if constexpr (Cfg::kParams.alternate_z) {
-    static std::atomic<unsigned> launches{0};
-    return (launches.fetch_add(1, std::memory_order_relaxed) & 1u) != 0;
-  } else {
-    return false;
-  }
-}
-
-template <class T, class Cfg, const stencil::FwdParams& P>
+template <class T, class Cfg>
 gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const char* what) {
   const StencilGrid g = stencil_grid(p);
   const StencilCoeffs<T> k = stencil_coeffs<T>(p);
-  return stencil::with_radius<Cfg::kParams.max_radius>(p.radius, [&](auto rc) -> gpuopt_status_t {
+  return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = ShapeFwd<T, R, Cfg>;
     // The ring plus the align slack: the size can_implement checks.
     const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
     auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
-    constexpr int threads = fwd_threads<T, R, Cfg>();
     CUtensorMap map;
     GPUOPT_TRY(
         stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env, &map));
-    stencil::ZmarchPlan plan =
-        P.chunk_planes > 0 ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, P.chunk_planes)
-                           : stencil::zmarch_plan(p, Shape::TX, Shape::TY,
-                                                  stencil::resident_blocks(kernel, threads, smem,
-                                                                           env.device->sm_count),
-                                                  P.one_wave);
-    plan.reverse = next_launch_reversed<Cfg>();
-    kernel<<<static_cast<unsigned>(plan.blocks()), threads, smem, env.stream>>>(
-        map, static_cast<T*>(p.out), g, plan.reverse ? mirror_z<T, R>(k) : k, plan);
+    const stencil::ZmarchPlan plan =
+        Cfg::kParams.chunk_planes > 0
+            ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, Cfg::kParams.chunk_planes)
+            : stencil::zmarch_plan(
+                  p, Shape::TX, Shape::TY,
+                  stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+                  Cfg::kParams.one_wave);
+    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
+        map, static_cast<T*>(p.out), g, k, plan);
     return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
   });
-}
-
-// Launches configuration Cfg's kernel on p with the z-plan of P (rungs whose configurations
-// differ only in the plan share one kernel). f64 problems only where kF64 (the table's row lists
-// the types the rung takes).
-template <class Cfg, const stencil::FwdParams& P, bool kF64>
-gpuopt_status_t launch_plan(const StencilProblem& p, const ExecEnv& env, const char* what) {
-  static_assert(stencil::fwd_same_kernel(Cfg::kParams, P), "P must only change the z-plan");
-  if (p.radius > Cfg::kParams.max_radius)
-    return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "%s: compiled for radius <= %d", what,
-                Cfg::kParams.max_radius);
-  if constexpr (kF64) {
-    if (p.dtype == GPUOPT_DTYPE_F64) return launch_typed<double, Cfg, P>(p, env, what);
-  } else {
-    if (p.dtype == GPUOPT_DTYPE_F64)
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "%s: compiled for f32 only", what);
-  }
-  return launch_typed<float, Cfg, P>(p, env, what);
 }
 
 // Launches configuration Cfg on p (f32 or f64).
 template <class Cfg>
 gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, const char* what) {
-  return launch_plan<Cfg, Cfg::kParams, true>(p, env, what);
+  return p.dtype == GPUOPT_DTYPE_F64 ? launch_typed<double, Cfg>(p, env, what)
+                                     : launch_typed<float, Cfg>(p, env, what);
 }
 
 }  // namespace stencil_fwd

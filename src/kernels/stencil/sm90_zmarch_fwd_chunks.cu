@@ -10,12 +10,10 @@
 // (ncu); smooth field 0.811, compressible 1.03 of copy. Evict-first output stores
 // (st.global.L2::cache_hint) measured within 1% either way on this rung and on fwd_sweep.
 // Not measured on an H200.
-//
-// Candidates (issue 19, not measured yet), the same kernel with other chunk sizes:
-// sm90_zmarch_fwd_chunks_c32 / _c96 / _c128. At 512^3 on 132 SMs (128 tiles per z range) the
-// blocks make ceil(tiles x chunks / SMs) rounds of chunk + 2r planes: 32 planes 16 x 40, 64 planes
-// 8 x 72, 96 (86) planes 6 x 94, 128 planes 4 x 136 plane steps per SM; longer chunks fill the
-// last round better and re-read fewer z halos, shorter ones keep the resident blocks closer in z.
+// Variations measured on the H100 (2026-11-26, docs/notes/history/stencil-rounds.md, pass 5) and
+// removed: chunks of 32 / 96 / 128 planes, rings of 6 / 10 stages, a producer warp, z swept in
+// alternate directions (and two pairings) within -2% .. +1.2% of this rung on device memory; 2
+// rows per thread -9%.
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {
@@ -27,21 +25,6 @@ struct ChunksCfg {
 
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env) {
   return stencil_fwd::launch<ChunksCfg>(p, env, "stencil sm90_zmarch_fwd_chunks");
-}
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c32(const StencilProblem& p,
-                                                          const ExecEnv& env) {
-  return stencil_fwd::launch_plan<ChunksCfg, stencil::kFwdChunks32, true>(
-      p, env, "stencil sm90_zmarch_fwd_chunks_c32");
-}
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c96(const StencilProblem& p,
-                                                          const ExecEnv& env) {
-  return stencil_fwd::launch_plan<ChunksCfg, stencil::kFwdChunks96, true>(
-      p, env, "stencil sm90_zmarch_fwd_chunks_c96");
-}
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c128(const StencilProblem& p,
-                                                           const ExecEnv& env) {
-  return stencil_fwd::launch_plan<ChunksCfg, stencil::kFwdChunks128, true>(
-      p, env, "stencil sm90_zmarch_fwd_chunks_c128");
 }
 
 }  // namespace gpuopt

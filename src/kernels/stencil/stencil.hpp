@@ -81,27 +81,6 @@ gpuopt_status_t stencil_launch_sm80_cpasync(const StencilProblem& p, const ExecE
 gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_tma_ring(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env);
-// The candidates of issue 19 (sm90_zmarch_fwd_chunks.cu, sm90_zmarch_fwd_candidates.cu).
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c32(const StencilProblem& p,
-                                                          const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c96(const StencilProblem& p,
-                                                          const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_c128(const StencilProblem& p,
-                                                           const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_s6(const StencilProblem& p,
-                                                         const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_s10(const StencilProblem& p,
-                                                          const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_v2(const StencilProblem& p,
-                                                         const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_pw(const StencilProblem& p,
-                                                         const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_alt(const StencilProblem& p,
-                                                          const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_pw_c128(const StencilProblem& p,
-                                                              const ExecEnv& env);
-gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks_v2_c128(const StencilProblem& p,
-                                                              const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

@@ -55,18 +55,14 @@ constexpr int tma3d_stages(int r) { return r + 1 + kTma3dPrefetch; }
 
 // 3D TMA rungs with forward z sums (sm90_zmarch_fwd*): a configuration of the one kernel.
 struct FwdParams {
-  int vmax;            // output rows per thread for r <= 4 (1 above: registers)
-  int warps;           // thread rows (warps) per block
-  int max_stages;      // ring stages at most
-  int blocks_per_sm;   // blocks the configuration is sized for (registers, shared memory)
-  bool one_wave;       // z-chunks: as many as fill one wave (else the wave cost rule)
-  int refill_lag;      // a stage is refilled once every warp is this many planes on
-  int chunk_planes;    // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
-                       // order (one_wave ignored); 0: the plan one_wave says
-  bool producer_warp;  // a warp beside the `warps` computing ones refills the ring, a stage as
-                       // soon as every warp released it (refill_lag unused); else thread 0
-  bool alternate_z;    // successive launches sweep z bottom-up and top-down in turn
-  int max_radius;      // radii compiled (8: all; the candidate rungs compile 1..4)
+  int vmax;           // output rows per thread for r <= 4 (1 above: registers)
+  int warps;          // thread rows (warps) per block
+  int max_stages;     // ring stages at most
+  int blocks_per_sm;  // blocks the configuration is sized for (registers, shared memory)
+  bool one_wave;      // z-chunks: as many as fill one wave (else the wave cost rule)
+  int refill_lag;     // a stage is refilled once every warp is this many planes on
+  int chunk_planes;   // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
+                      // order (one_wave ignored); 0: the plan one_wave says
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -82,37 +78,12 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
                     ? c.max_stages
                     : 200 * 1024 / c.blocks_per_sm / stage);
 }
-// Whether a and b compile to the same kernel (they may differ in the launcher's z-plan only).
-constexpr bool fwd_same_kernel(const FwdParams& a, const FwdParams& b) {
-  return a.vmax == b.vmax && a.warps == b.warps && a.max_stages == b.max_stages &&
-         a.blocks_per_sm == b.blocks_per_sm && a.refill_lag == b.refill_lag &&
-         a.producer_warp == b.producer_warp && a.alternate_z == b.alternate_z &&
-         a.max_radius == b.max_radius;
-}
 // The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule),
 // sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks) and
 // sm90_zmarch_fwd_chunks (the sweep's tiles, z-chunks of 64 planes dispatched xy-tile fastest).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0, false, false, 8};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0, false, false, 8};
-inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64, false, false, 8};
-// Candidates for the 3D bar (issue 19), each one change to fwd_chunks, ranked below the measured
-// rungs until a run shows one faster: chunks of 32, 96 and 128 planes (fwd_chunks' kernel: every
-// type and radius at no compile cost); and, compiled for f32 and r <= 4 only (the bar's problem;
-// a winner becomes the chunks rung's configuration for every type and radius): rings of 6 and 10
-// stages, 2 output rows per thread (32 * W x 32 tiles), a producer warp, z swept in alternating
-// directions.
-inline constexpr FwdParams kFwdChunks32{1, 16, 8, 1, false, 2, 32, false, false, 8};
-inline constexpr FwdParams kFwdChunks96{1, 16, 8, 1, false, 2, 96, false, false, 8};
-inline constexpr FwdParams kFwdChunks128{1, 16, 8, 1, false, 2, 128, false, false, 8};
-inline constexpr FwdParams kFwdChunksS6{1, 16, 6, 1, false, 2, 64, false, false, 4};
-inline constexpr FwdParams kFwdChunksS10{1, 16, 10, 1, false, 2, 64, false, false, 4};
-inline constexpr FwdParams kFwdChunksV2{2, 16, 8, 1, false, 2, 64, false, false, 4};
-inline constexpr FwdParams kFwdChunksPw{1, 16, 8, 1, false, 2, 64, true, false, 4};
-inline constexpr FwdParams kFwdChunksAlt{1, 16, 8, 1, false, 2, 64, false, true, 4};
-// Two of them on 128-plane chunks (their kernels, no compile cost): at 512^3, 132 SMs, _v2's 64
-// tiles per z range make 256 blocks (1.94 rounds) instead of 512 (3.88).
-inline constexpr FwdParams kFwdChunksPwC128{1, 16, 8, 1, false, 2, 128, true, false, 4};
-inline constexpr FwdParams kFwdChunksV2C128{2, 16, 8, 1, false, 2, 128, false, false, 4};
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
+inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64};
 
 }  // namespace stencil
 }  // namespace gpuopt

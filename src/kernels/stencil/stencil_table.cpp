@@ -65,8 +65,6 @@ const char* can_sm90_zmarch_tma(const StencilProblem& p, const DeviceDesc& dev) 
 
 const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, const stencil::FwdParams& c) {
   if (const char* why = need_3d(p)) return why;
-  if (p.radius > c.max_radius)
-    return "a candidate configuration compiled for radius <= 4 (fwd_chunks takes the others)";
   if (const char* why = can_zmarch_blocks(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
   return stencil_smem_can(stencil_tma3d_fwd_smem(p, c), dev);
@@ -82,17 +80,6 @@ constexpr auto can_sm90_tma_ring = can_tma2d_cfg<stencil::kTma2dRing>;
 constexpr auto can_sm90_zmarch_fwd = can_fwd_cfg<stencil::kFwdTwoRows>;
 constexpr auto can_sm90_zmarch_fwd_sweep = can_fwd_cfg<stencil::kFwdSweep>;
 constexpr auto can_sm90_zmarch_fwd_chunks = can_fwd_cfg<stencil::kFwdChunks>;
-constexpr auto can_fwd_chunks_c32 = can_fwd_cfg<stencil::kFwdChunks32>;
-constexpr auto can_fwd_chunks_c96 = can_fwd_cfg<stencil::kFwdChunks96>;
-constexpr auto can_fwd_chunks_c128 = can_fwd_cfg<stencil::kFwdChunks128>;
-constexpr auto can_fwd_chunks_s6 = can_fwd_cfg<stencil::kFwdChunksS6>;
-constexpr auto can_fwd_chunks_s10 = can_fwd_cfg<stencil::kFwdChunksS10>;
-constexpr auto can_fwd_chunks_v2 = can_fwd_cfg<stencil::kFwdChunksV2>;
-constexpr auto can_fwd_chunks_pw = can_fwd_cfg<stencil::kFwdChunksPw>;
-constexpr auto can_fwd_chunks_alt = can_fwd_cfg<stencil::kFwdChunksAlt>;
-constexpr auto can_fwd_chunks_pw_c128 = can_fwd_cfg<stencil::kFwdChunksPwC128>;
-constexpr auto can_fwd_chunks_v2_c128 = can_fwd_cfg<stencil::kFwdChunksV2C128>;
-constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 
 // Ranks: ladder order within each dimensionality; naive (every problem) last. See
 // docs/notes/stencil.md.
@@ -186,75 +173,6 @@ constexpr Variant<StencilProblem> kTable[] = {
         .can(can_sm90_zmarch_fwd_chunks)
         .rank<52>()
         .launch(stencil_launch_sm90_zmarch_fwd_chunks),
-    // The candidates of issue 19 (3D auto >= 0.85 of copy): fwd_chunks with one change each
-    // (stencil_geometry.hpp, sm90_zmarch_fwd_candidates.cu). Not measured yet: ranked below the
-    // measured 3D rungs, so auto never runs them; scripts/probe-stencil3d.sh times them against
-    // auto. The chunk-size ones share fwd_chunks' kernel (every type and radius); the others are
-    // compiled for f32 and radius <= 4.
-    Row("sm90_zmarch_fwd_chunks_c32", "3D: sm90_zmarch_fwd_chunks with z-chunks of 32 planes",
-        kTypes)
-        .sm90a()
-        .can(can_fwd_chunks_c32)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_c32),
-    Row("sm90_zmarch_fwd_chunks_c96", "3D: sm90_zmarch_fwd_chunks with z-chunks of 96 planes",
-        kTypes)
-        .sm90a()
-        .can(can_fwd_chunks_c96)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_c96),
-    Row("sm90_zmarch_fwd_chunks_c128", "3D: sm90_zmarch_fwd_chunks with z-chunks of 128 planes",
-        kTypes)
-        .sm90a()
-        .can(can_fwd_chunks_c128)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_c128),
-    Row("sm90_zmarch_fwd_chunks_s6",
-        "3D: sm90_zmarch_fwd_chunks with a ring of 6 stages (f32, r <= 4)", kF32)
-        .sm90a()
-        .can(can_fwd_chunks_s6)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_s6),
-    Row("sm90_zmarch_fwd_chunks_s10",
-        "3D: sm90_zmarch_fwd_chunks with a ring of 10 stages (f32, r <= 4)", kF32)
-        .sm90a()
-        .can(can_fwd_chunks_s10)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_s10),
-    Row("sm90_zmarch_fwd_chunks_v2",
-        "3D: sm90_zmarch_fwd_chunks with 2 output rows per thread, 32 * W x 32 tiles (f32, r <= "
-        "4)",
-        kF32)
-        .sm90a()
-        .can(can_fwd_chunks_v2)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_v2),
-    Row("sm90_zmarch_fwd_chunks_pw",
-        "3D: sm90_zmarch_fwd_chunks with a producer warp refilling the ring (f32, r <= 4)", kF32)
-        .sm90a()
-        .can(can_fwd_chunks_pw)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_pw),
-    Row("sm90_zmarch_fwd_chunks_alt",
-        "3D: sm90_zmarch_fwd_chunks sweeping z bottom-up and top-down on alternate launches "
-        "(f32, r <= 4)",
-        kF32)
-        .sm90a()
-        .can(can_fwd_chunks_alt)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_alt),
-    Row("sm90_zmarch_fwd_chunks_pw_c128",
-        "3D: sm90_zmarch_fwd_chunks_pw on z-chunks of 128 planes (f32, r <= 4)", kF32)
-        .sm90a()
-        .can(can_fwd_chunks_pw_c128)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_pw_c128),
-    Row("sm90_zmarch_fwd_chunks_v2_c128",
-        "3D: sm90_zmarch_fwd_chunks_v2 on z-chunks of 128 planes (f32, r <= 4)", kF32)
-        .sm90a()
-        .can(can_fwd_chunks_v2_c128)
-        .rank<45>()
-        .launch(stencil_launch_sm90_zmarch_fwd_chunks_v2_c128),
 };
 
 }  // namespace

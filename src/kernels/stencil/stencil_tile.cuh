@@ -22,15 +22,27 @@ namespace stencil {
 
 using i64 = long long;
 
-// Calls f(std::integral_constant<int, R>{}) for the runtime radius r (1..Max; r above Max runs
-// Max: can_implement refuses those radii first). Max < 8: only radii 1..Max are instantiated.
-template <int Max = 8, int R = 1, class F>
+// Calls f(std::integral_constant<int, R>{}) for the runtime radius r (1..8).
+template <class F>
 gpuopt_status_t with_radius(int r, F&& f) {
-  static_assert(Max >= 1 && Max <= 8, "radius 1..8");
-  if constexpr (R < Max) {
-    if (r != R) return with_radius<Max, R + 1>(r, static_cast<F&&>(f));
+  switch (r) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 5:
+      return f(std::integral_constant<int, 5>{});
+    case 6:
+      return f(std::integral_constant<int, 6>{});
+    case 7:
+      return f(std::integral_constant<int, 7>{});
+    default:
+      return f(std::integral_constant<int, 8>{});
   }
-  return f(std::integral_constant<int, R>{});
 }
 
 // Blocks of kernel that fit on the device at once (at least one per multiprocessor).

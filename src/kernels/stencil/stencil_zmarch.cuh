@@ -18,7 +18,6 @@ struct ZmarchPlan {
   i64 tiles_x = 1, tiles_y = 1;
   i64 chunk = 1, chunks = 1;  // planes per block, blocks along z
   bool xy_fastest = false;    // block order: xy tile fastest (else z-chunk fastest)
-  bool reverse = false;       // sm90_zmarch_fwd's alternate_z: this launch marches z top-down
   i64 blocks() const { return tiles_x * tiles_y * chunks; }
 };
 
