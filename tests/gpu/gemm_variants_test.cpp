@@ -231,44 +231,6 @@ TEST_F(GemmVariants, EachRunsSomeTypeAndAutoRunsAll) {
   }
 }
 
-// The warptiled_cpasync rung and its f32 candidates (issue 19: conflict-free transposed stores,
-// 8-step inner-product body) run, and do not refuse, every transpose pair on 16-byte aligned
-// problems with tails in m, n and k over several block tiles and k-tiles, with beta = 0 over a
-// NaN-poisoned C and with beta != 0.
-TEST_F(GemmVariants, WarptiledRungsRunEveryAlignedLayout) {
-  const char* const names[] = {"warptiled_cpasync", "warptiled_cpasync_swz",
-                               "warptiled_cpasync_swz_k8"};
-  for (const GemmTypeConfig& cfg : gput::gemm_type_configs()) {
-    if (cfg.ab != GPUOPT_DTYPE_F32 || cfg.compute != GPUOPT_COMPUTE_F32) continue;
-    SCOPED_TRACE(cfg.name);
-    for (const char* name : names) {
-      const auto vs = gput::gemm_variant_list(ctx_);
-      bool available = false;
-      for (const gput::GemmVariant& v : vs) available |= v.name == name && v.available;
-      if (!available) {
-        std::printf("[   NOTE   ] gemm variant %s is not available on this device\n", name);
-        continue;
-      }
-      SCOPED_TRACE(name);
-      ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, name));
-      for (gpuopt_transpose_t ta : {N, T}) {
-        for (gpuopt_transpose_t tb : {N, T}) {
-          for (double beta : {0.0, -0.5}) {
-            GemmData d(cfg, with_ld(make("tails", ta, tb, 300, 270, 83, 0.75, beta), 0, 0, 0),
-                       rng_);
-            ASSERT_TRUE(d.ok());
-            ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
-            sync();
-            EXPECT_TRUE(d.check()) << "trans " << ta << tb << " beta " << beta;
-            EXPECT_EQ(gput::last_gemm_variant(ctx_), name);
-          }
-        }
-      }
-    }
-  }
-  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
-}
-
 // GPUOPT_ERROR_NOT_FOUND for an unknown variant name; the forced variant is reported back.
 TEST_F(GemmVariants, ForcingByName) {
   EXPECT_STATUS(GPUOPT_ERROR_NOT_FOUND,

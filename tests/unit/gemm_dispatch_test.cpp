@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "kernels/gemm/gemm.hpp"
@@ -12,14 +11,6 @@
 #include "runtime/registry.hpp"
 
 namespace {
-
-const gpuopt::Variant<gpuopt::GemmProblem>* find_variant(const char* name) {
-  int count = 0;
-  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
-  for (int i = 0; i < count; ++i)
-    if (std::strcmp(table[i].meta.name, name) == 0) return &table[i];
-  return nullptr;
-}
 
 std::string auto_choice(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
                         gpuopt_compute_t compute, gpuopt_dtype_t type = GPUOPT_DTYPE_F32) {
@@ -65,31 +56,6 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
   EXPECT_NE(auto_choice(64, 64, 64, 1, GPUOPT_COMPUTE_TF32), "smem_tiled") << "tf32";
   EXPECT_NE(auto_choice(64, 64, 64, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64), "smem_tiled")
       << "f64: not measured";
-}
-
-// The warptiled_cpasync candidates (issue 19) are f32-only sm_80 rows that rank below the
-// production rung, so automatic dispatch is unchanged until the bench promotes them; tests/gpu
-// forces them like every other row.
-TEST(GemmDispatch, WarptiledCandidatesRankBelowTheProductionRung) {
-  const auto* prod = find_variant("warptiled_cpasync");
-  ASSERT_NE(prod, nullptr);
-  gpuopt::GemmProblem p;
-  p.m = p.n = p.k = 4096;
-  p.a_type = p.c_type = GPUOPT_DTYPE_F32;
-  p.compute = GPUOPT_COMPUTE_F32;
-  p.lda = p.ldb = p.ldc = 4096;
-  const gpuopt::DeviceDesc dev = gpuopt::synthetic_device(90, 132);
-  for (const char* name : {"warptiled_cpasync_swz", "warptiled_cpasync_swz_k8"}) {
-    SCOPED_TRACE(name);
-    const auto* v = find_variant(name);
-    ASSERT_NE(v, nullptr);
-    EXPECT_EQ(v->meta.dtype_mask, gpuopt::dtype_bit(GPUOPT_DTYPE_F32));
-    EXPECT_EQ(v->meta.min_cc, 80);
-    EXPECT_LT(v->preference(p, dev), prod->preference(p, dev));
-    EXPECT_EQ(v->can_implement(p, dev), nullptr) << "the 4096^3 bench row must run it";
-  }
-  EXPECT_NE(auto_choice(4096, 4096, 4096, 1, GPUOPT_COMPUTE_F32).rfind("warptiled_cpasync_", 0),
-            0u);
 }
 
 }  // namespace

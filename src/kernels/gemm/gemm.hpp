@@ -46,11 +46,6 @@ gpuopt_status_t gemm_launch_smem_tiled(const GemmProblem& p, const ExecEnv& env)
 gpuopt_status_t gemm_launch_smem_coalesced_padded(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_register_blocked(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEnv& env);
-// Candidates beside it (f32; same source, same can_implement), ranked below it until the bench
-// shows them faster: conflict-free transposed K-contiguous stores (_swz), and that with an
-// 8-step inner-product body (_swz_k8). docs/notes/gemm-sgemm.md.
-gpuopt_status_t gemm_launch_warptiled_cpasync_swz(const GemmProblem& p, const ExecEnv& env);
-gpuopt_status_t gemm_launch_warptiled_cpasync_swz_k8(const GemmProblem& p, const ExecEnv& env);
 // sm90_tma_wgmma (sm_90a; bf16/f16/tf32): its plan step (the check; the TMA descriptors the
 // launcher then finds in ExecEnv::plan) and launcher.
 const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,

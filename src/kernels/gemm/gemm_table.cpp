@@ -66,28 +66,6 @@ constexpr Variant<GemmProblem> kTable[] = {
         .can(gemm_can_warptiled_cpasync)
         .rank<40>()
         .launch(gemm_launch_warptiled_cpasync),
-    // Candidates for issue 19 (f32 only; NT runs the production kernel in both): not measured
-    // yet, so ranked below warptiled_cpasync and auto keeps it. _swz orders the lanes of the
-    // register-staged K-contiguous loader so its transposed 8-byte stores are conflict-free (ncu,
-    // H100 NN 4096: 16.8 M store bank conflicts in warptiled_cpasync, 0 in cuBLAS); _swz_k8 also
-    // loops an 8-step inner-product body twice per k-tile with the next step's fragments
-    // prefetched (half the main loop's code; ncu shows no_instruction stalls in ours only).
-    Row("warptiled_cpasync_swz",
-        "warptiled_cpasync with a lane order that makes the transposed K-contiguous shared "
-        "stores conflict-free (f32 candidate)",
-        dtype_bit(GPUOPT_DTYPE_F32))
-        .min_sm(80)
-        .can(gemm_can_warptiled_cpasync)
-        .rank<36>()
-        .launch(gemm_launch_warptiled_cpasync_swz),
-    Row("warptiled_cpasync_swz_k8",
-        "warptiled_cpasync_swz with an 8-step inner-product loop body and fragments prefetched "
-        "one step ahead (f32 candidate)",
-        dtype_bit(GPUOPT_DTYPE_F32))
-        .min_sm(80)
-        .can(gemm_can_warptiled_cpasync)
-        .rank<35>()
-        .launch(gemm_launch_warptiled_cpasync_swz_k8),
     // Below cuBLAS everywhere: the interleaved re-timing (own, vendor, five rounds) puts it at
     // 0.929x (H200) and 0.937x (H100) of cuBLAS at 8192^3, where single rows had shown it
     // 1.00-1.05x, and torch.matmul (cublasDgemm) was 2.3% ahead of auto running it (issue 19).

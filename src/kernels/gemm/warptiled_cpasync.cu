@@ -24,9 +24,7 @@
 // Measured (H200, harness beside cublasGemmEx 32F_PEDANTIC, same process, medians of 10): f32
 // 4096^3 NN 48.0 TFLOP/s (0.94 of cuBLAS), NT 0.93, TN 0.94, TT 0.99; 8192^3 NN 48.5 (0.95);
 // 8192x8192x1024 0.94; batched 512 x 256^3 0.93 (docs/notes/gemm-sgemm.md, tuning log).
-// Tuning knobs: WtCfg / WtPick below. Candidates from the same source (f32, ranked below this
-// rung until measured): warptiled_cpasync_swz (conflict-free transposed stores, kLaneOrderK) and
-// warptiled_cpasync_swz_k8 (also an 8-step inner-product body, kKBody); gemm-sgemm.md.
+// Tuning knobs: WtCfg / WtPick below.
 #include <cstddef>
 #include <type_traits>
 
@@ -44,12 +42,7 @@ using gemm_io::kVecWidth;
 
 // kRegK / kRegMN: K- / MN-contiguous operands go through registers (16-byte global loads,
 // stored after the compute; K-contiguous ones transposed as kRegRows-element vectors) instead
-// of cp.async. kLaneOrderK: the register-staged K-contiguous loader orders its lanes so that
-// each store phase writes distinct banks (see KRegsLanes); off, it has 2-way store conflicts.
-// kKBody: k steps per unrolled body of the inner product (0: the whole k-tile, fully
-// unrolled); a shorter body is a loop over the tile with the next step's fragments loaded
-// before the current step's FMAs. WtCfg<T> serves every layout of T unless WtPick below says
-// otherwise.
+// of cp.async. WtCfg<T> serves every layout of T unless WtPick below says otherwise.
 template <class T>
 struct WtCfg;
 template <>
@@ -57,46 +50,30 @@ struct WtCfg<float> {  // f32, both operands MN-contiguous (A N, B T)
   static constexpr int kBM = 128, kBN = 128, kBK = 16;
   static constexpr int kWM = 64, kWN = 64, kTM = 8, kTN = 16;
   static constexpr int kStages = 3, kMinBlocks = 2;
-  static constexpr bool kRegK = true, kRegMN = false, kLaneOrderK = false;
-  static constexpr int kRegRows = 2, kKBody = 0;
+  static constexpr bool kRegK = true, kRegMN = false;
+  static constexpr int kRegRows = 2;
 };
 struct WtCfgF32Wide : WtCfg<float> {  // f32 with a K-contiguous operand: 2x4 warps, 1 block/SM
   static constexpr int kBN = 256, kMinBlocks = 1;
 };
-// Candidates, ranked below the production rung until measured. warptiled_cpasync_swz:
-// WtCfgF32Wide with conflict-free transposed stores. warptiled_cpasync_swz_k8: that, and an
-// inner product of 8 unrolled k steps looped twice per tile (half the main loop's code: the
-// fully unrolled 16 steps are ~2300 instructions, ~37 KB, against ~1150 in cuBLAS's BK 8 loop,
-// and ncu shows no_instruction stalls in ours only).
-struct WtCfgF32WideLanes : WtCfgF32Wide {
-  static constexpr bool kLaneOrderK = true;
-};
-struct WtCfgF32WideLanesK8 : WtCfgF32WideLanes {
-  static constexpr int kKBody = 8;
-};
-enum WtCandidate { kWtProduction, kWtLanes, kWtLanesK8 };
 template <>
 struct WtCfg<double> {
   static constexpr int kBM = 64, kBN = 128, kBK = 8;
   static constexpr int kWM = 32, kWN = 64, kTM = 8, kTN = 8;
   static constexpr int kStages = 3, kMinBlocks = 2;
-  static constexpr bool kRegK = false, kRegMN = false, kLaneOrderK = false;
-  static constexpr int kRegRows = 1, kKBody = 0;
+  static constexpr bool kRegK = false, kRegMN = false;
+  static constexpr int kRegRows = 1;
 };
 
 // The configuration of one element type and operand layout pair (kAK: A K-contiguous, i.e.
-// trans_a T; kBK: B K-contiguous, i.e. trans_b N) in a WtCandidate (f32 only; NT has no
-// K-contiguous operand and keeps the production kernel in every candidate).
-template <class T, bool kAK, bool kBK, int kCand>
+// trans_a T; kBK: B K-contiguous, i.e. trans_b N).
+template <class T, bool kAK, bool kBK>
 struct WtPick {
   using type = WtCfg<T>;
 };
-template <bool kAK, bool kBK, int kCand>
-struct WtPick<float, kAK, kBK, kCand> {
-  using Wide =
-      std::conditional_t<kCand == kWtLanesK8, WtCfgF32WideLanesK8,
-                         std::conditional_t<kCand == kWtLanes, WtCfgF32WideLanes, WtCfgF32Wide>>;
-  using type = std::conditional_t<kAK || kBK, Wide, WtCfg<float>>;
+template <bool kAK, bool kBK>
+struct WtPick<float, kAK, kBK> {
+  using type = std::conditional_t<kAK || kBK, WtCfgF32Wide, WtCfg<float>>;
 };
 
 // Derived shape of a configuration.
@@ -118,7 +95,7 @@ struct WtShape : Cfg_ {
 
 // Operand loaders: load(stage, safe) starts the next k-tile's copy into stage, store(stage)
 // finishes it (register-staged loader only; called after the compute of the current tile).
-enum LoadMode { kLoadMnAsync, kLoadKAsync, kLoadKRegs, kLoadKRegsLanes, kLoadMnRegs };
+enum LoadMode { kLoadMnAsync, kLoadKAsync, kLoadKRegs, kLoadMnRegs };
 
 template <class T, int BMN, int BK, int THREADS, int LDS, int kMode, int kP>
 struct AsyncLoader;
@@ -224,73 +201,20 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKAsync, kP> {
   __device__ __forceinline__ void store(T*) {}
 };
 
-// Which (kk vector, mn row group) a thread of the register-staged K-contiguous loader takes: kKV
-// 16-byte vectors along kk per row, groups of P rows. A warp always covers the same kk x mn
-// block (32 / kKV row groups, every kk vector), so its global loads touch the same sectors in
-// either order.
-//  - plain (kOrdered false): kk vector fastest (tid % kKV). With f32, BK 16, P 2 and a row stride
-//    LDS = 4 (mod 8), the kk vectors 0 and 2 of a half-warp's 8-byte stores land in the same
-//    banks: 2-way conflicts, half the store wavefronts replays (ncu on NN 4096: 16.8 M).
-//  - ordered: the 32-byte sector's kLo vectors fastest, then the row groups, then the remaining
-//    kk vectors (half-warp for f32, kKV 4): a store phase then holds kLo kk rows, which LDS = 4
-//    (mod 8) puts kLo * 16 (mod 32) banks apart, over 32 / kLo consecutive banks of rows each.
-//    Checked per configuration by conflict_free() below.
-template <class T, int BK, int P, bool kOrdered>
-struct KRegsLanes {
-  static constexpr int W = kVecWidth<T>;
-  static constexpr int kKV = BK / W;
-  static constexpr int kLo = 32 / (W * static_cast<int>(sizeof(T)));  // vectors per sector
-  static constexpr int kMnLanes = 32 / kKV;                           // row groups per warp
-  static_assert(32 % kKV == 0 && (!kOrdered || kKV % kLo == 0), "lane split");
-  struct Slot {
-    int kk;  // first kk element
-    int mn;  // first mn row
-  };
-  static constexpr Slot of(int tid) {
-    const int lane = tid % 32, warp = tid / 32;
-    const int kv = kOrdered ? lane % kLo + kLo * (lane / (kLo * kMnLanes)) : tid % kKV;
-    const int group = kOrdered ? warp * kMnLanes + (lane / kLo) % kMnLanes : tid / kKV;
-    return Slot{kv * W, group * P};
-  }
-  // True when every phase of a warp's P-element store (32 / 16 / 8 lanes for 4 / 8 / 16 bytes)
-  // writes distinct 4-byte banks, for a shared row stride of LDS elements.
-  static constexpr bool conflict_free(int LDS) {
-    constexpr int kWords = P * static_cast<int>(sizeof(T)) / 4;  // banks per lane
-    constexpr int kPhase = kWords >= 4 ? 8 : kWords == 2 ? 16 : 32;
-    for (int ph = 0; ph < 32; ph += kPhase) {
-      unsigned long long used = 0;
-      for (int l = ph; l < ph + kPhase; ++l) {
-        const Slot s = of(l);
-        const long long word = (static_cast<long long>(s.kk) * LDS + s.mn) * sizeof(T) / 4;
-        for (int b = 0; b < kWords; ++b) {
-          const unsigned long long bit = 1ull << ((word + b) % 32);
-          if (used & bit) return false;
-          used |= bit;
-        }
-      }
-    }
-    return true;
-  }
-};
-
 // K-contiguous operand through registers: each thread loads 16-byte vectors along kk (W
-// elements) of P consecutive mn rows, lanes as KRegsLanes orders them (lane pairs on whole
-// 32-byte sectors either way), and after the compute stores them transposed as W vectors of P
-// elements along mn. Outside the operand: zeros (a partial vector at the k tail is read element
-// by element).
-template <class T, int BMN, int BK, int THREADS, int LDS, int kP, bool kOrdered>
-struct KRegsLoader {
+// elements) of P consecutive mn rows, lanes along kk first (whole 32-byte sectors per lane
+// pair), and after the compute stores them transposed as W vectors of P elements along mn.
+// Outside the operand: zeros (a partial vector at the k tail is read element by element).
+template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
+struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegs, kP> {
   static constexpr int W = kVecWidth<T>;
   static constexpr int kKV = BK / W;                            // vectors along kk per row
   static constexpr int P = kP * THREADS <= BMN * kKV ? kP : 1;  // rows per thread
   static constexpr int kRowsPass = THREADS / kKV * P;           // mn rows per pass of the block
   static constexpr int kPasses = BMN / kRowsPass;
-  using Lanes = KRegsLanes<T, BK, P, kOrdered>;
   static_assert(BK % W == 0 && THREADS % kKV == 0 && BMN % kRowsPass == 0, "whole passes");
   static_assert(kPasses * P <= 32, "row mask bits");
   static_assert(P == 1 || P * sizeof(T) == 8 || P * sizeof(T) == 16, "store width");
-  static_assert(!kOrdered || THREADS % 32 == 0, "whole warps");
-  static_assert(!kOrdered || Lanes::conflict_free(LDS), "the ordered lanes must not conflict");
 
   const T* ptr;  // X(mn0 + mn_t, k0 + kk_t) of the next tile
   i64 ld;
@@ -301,8 +225,7 @@ struct KRegsLoader {
 
   __device__ __forceinline__ void init(const T* X, i64 ld_, i64 mn0, i64 mn_ext, i64 k_ext,
                                        int tid) {
-    const typename Lanes::Slot slot = Lanes::of(tid);
-    const int kk_t = slot.kk, mn_t = slot.mn;
+    const int kk_t = (tid % kKV) * W, mn_t = (tid / kKV) * P;
     row_ok = 0;
 #pragma unroll
     for (int r = 0; r < kPasses; ++r) {
@@ -356,12 +279,6 @@ struct KRegsLoader {
     }
   }
 };
-template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegs, kP>
-    : KRegsLoader<T, BMN, BK, THREADS, LDS, kP, false> {};
-template <class T, int BMN, int BK, int THREADS, int LDS, int kP>
-struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegsLanes, kP>
-    : KRegsLoader<T, BMN, BK, THREADS, LDS, kP, true> {};
 
 // MN-contiguous operand through registers: the same 16-byte vectors as the cp.async loader,
 // loaded into registers and stored unchanged after the compute.
@@ -396,7 +313,7 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnRegs, kP>
 
 template <class Cfg, bool kKContig>
 constexpr int kLoadModeOf = !kKContig    ? (Cfg::kRegMN ? kLoadMnRegs : kLoadMnAsync)
-                            : Cfg::kRegK ? (Cfg::kLaneOrderK ? kLoadKRegsLanes : kLoadKRegs)
+                            : Cfg::kRegK ? kLoadKRegs
                                          : kLoadKAsync;
 
 template <class T, class Cfg, bool kAK, bool kBK>
@@ -409,8 +326,6 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
   constexpr int BM = S::kBM, BN = S::kBN, BK = S::kBK, WM = S::kWM, WN = S::kWN;
   constexpr int TM = S::kTM, TN = S::kTN, W = S::kW, LM = S::kLM, LN = S::kLN;
   constexpr int LDA = S::kLdA, LDB = S::kLdB, STAGES = S::kStages;
-  constexpr int KB = Cfg::kKBody == 0 ? BK : Cfg::kKBody;  // k steps per unrolled body
-  static_assert(KB == BK || (BK % KB == 0 && KB % 2 == 0), "whole, even bodies");
   extern __shared__ __align__(16) unsigned char gemm_wt_smem[];
   T* smem = reinterpret_cast<T*>(gemm_wt_smem);
 
@@ -463,39 +378,19 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
 
     const T* As = smem + read_stage * S::kStageElems;
     const T* Bs = As + BK * LDA;
-    // The thread's fragments of k step kk, and one step's outer product into acc.
-    auto load_frags = [&](T* af, T* bf, int kk) {
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      T af[TM], bf[TN];
 #pragma unroll
       for (int c = 0; c < TM / W; ++c)
         gemm_io::ld_vec(af + c * W, As + kk * LDA + a_off + c * LM * W);
 #pragma unroll
       for (int c = 0; c < TN / W; ++c)
         gemm_io::ld_vec(bf + c * W, Bs + kk * LDB + b_off + c * LN * W);
-    };
-    auto outer_product = [&](const T* af, const T* bf) {
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fma(af[i], bf[j], acc[i][j]);
-      }
-    };
-    if constexpr (KB == BK) {  // fully unrolled; ptxas schedules the fragment loads
-#pragma unroll
-      for (int kk = 0; kk < BK; ++kk) {
-        T af[TM], bf[TN];
-        load_frags(af, bf, kk);
-        outer_product(af, bf);
-      }
-    } else {  // bodies of KB steps; step kk + 1's fragments load before step kk's FMAs
-      T af[2][TM], bf[2][TN];
-      load_frags(af[0], bf[0], 0);
-#pragma unroll 1
-      for (int k0 = 0; k0 < BK; k0 += KB) {
-#pragma unroll
-        for (int u = 0; u < KB; ++u) {  // KB even: the buffer of step k0 + u is u % 2
-          if (u + 1 < KB || k0 + KB < BK) load_frags(af[(u + 1) % 2], bf[(u + 1) % 2], k0 + u + 1);
-          outer_product(af[u % 2], bf[u % 2]);
-        }
       }
     }
     if (more) {  // register-staged tiles: stage write_stage was last read in iteration kt - 1
@@ -526,21 +421,17 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
 // Largest shared-memory need over the layouts of T.
 template <class T>
 constexpr std::size_t smem_need() {
-  const std::size_t n =
-      WtShape<T, typename WtPick<T, false, false, kWtProduction>::type>::kSmemBytes;
-  const std::size_t k = WtShape<T, typename WtPick<T, true, true, kWtProduction>::type>::kSmemBytes;
-  static_assert(WtShape<T, typename WtPick<T, true, true, kWtLanes>::type>::kSmemBytes == k &&
-                    WtShape<T, typename WtPick<T, true, true, kWtLanesK8>::type>::kSmemBytes == k,
-                "the candidates keep the shared layout");
+  const std::size_t n = WtShape<T, typename WtPick<T, false, false>::type>::kSmemBytes;
+  const std::size_t k = WtShape<T, typename WtPick<T, true, true>::type>::kSmemBytes;
   return n > k ? n : k;
 }
 
-template <class T, int kCand>
+template <class T>
 gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
   const bool a_kcontig = p.trans_a == GPUOPT_TRANS_T, b_kcontig = p.trans_b == GPUOPT_TRANS_N;
   return gemm_io::with_layouts(a_kcontig, b_kcontig, [&](auto ak, auto bk) {
     constexpr bool kA = decltype(ak)::value, kB = decltype(bk)::value;
-    using Cfg = typename WtPick<T, kA, kB, kCand>::type;
+    using Cfg = typename WtPick<T, kA, kB>::type;
     using S = WtShape<T, Cfg>;
     const GemmArgs<T> a = gemm_io::make_args<T>(p, S::kBM, S::kBN);
     auto kernel = gemm_warptiled_cpasync_kernel<T, Cfg, kA, kB>;
@@ -570,19 +461,9 @@ const char* gemm_can_warptiled_cpasync(const GemmProblem& p, const DeviceDesc& d
 }
 
 gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEnv& env) {
-  if (p.a_type == GPUOPT_DTYPE_F64) return launch<double, kWtProduction>(p, env);
-  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float, kWtProduction>(p, env);
+  if (p.a_type == GPUOPT_DTYPE_F64) return launch<double>(p, env);
+  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float>(p, env);
   return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm warptiled_cpasync: unexpected dtype");
-}
-
-gpuopt_status_t gemm_launch_warptiled_cpasync_swz(const GemmProblem& p, const ExecEnv& env) {
-  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float, kWtLanes>(p, env);
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm warptiled_cpasync_swz: f32 only");
-}
-
-gpuopt_status_t gemm_launch_warptiled_cpasync_swz_k8(const GemmProblem& p, const ExecEnv& env) {
-  if (p.a_type == GPUOPT_DTYPE_F32) return launch<float, kWtLanesK8>(p, env);
-  return fail(GPUOPT_ERROR_INTERNAL, env.fn, "gemm warptiled_cpasync_swz_k8: f32 only");
 }
 
 }  // namespace gpuopt
