@@ -542,8 +542,13 @@ def selftest():
             for name, names in jobs.items():
                 synthetic_csv(os.path.join(work, name + ".csv"), names)
                 f.write("%s\tok\t3\tmetrics\t--op x\n" % name)
-        here = os.path.dirname(os.path.abspath(__file__))
-        md = summarize(work, os.path.join(here, "..", "bench", "results", "nvidia-h100.json"))
+        # A bench JSON of its own: the committed device results change with every run.
+        bench_json = os.path.join(work, "bench.json")
+        with open(bench_json, "w") as f:
+            json.dump({"bars": [{"name": "gemm f64 4096x4096x4096: best own / cublas",
+                                 "value": 0.909, "target": ">= 1.00", "pass": False,
+                                 "note": "synthetic"}]}, f)
+        md = summarize(work, bench_json)
     checks = [
         ("f64 own", "| metric | own: f64_mma_kernel<Cfg<2>> | vendor: sm90_xmma_gemm_f64f64"),
         ("f32 vendor after the reference", "| own: gemm_warptiled_cpasync_kernel<float, C> | "
