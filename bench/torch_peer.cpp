@@ -112,8 +112,10 @@ Row torch_row(const Row& base, const TorchReport& report) {
   if (c->method == "interleaved") {
     r.peer_auto_ms = c->gpuopt_ms;
     how = "timed interleaved with gpuopt auto (" + c->gpuopt_variant + ", " +
-          fmt("%.4f", c->gpuopt_ms) + " ms, max rel diff " + fmt("%.2g", c->gpuopt_rel_err) +
-          ") in the helper's process, gpuopt " + report.gpuopt;
+          fmt("%.4f", c->gpuopt_ms) + " ms, " + fmt("%.4f", c->gpuopt_ms_min) + "-" +
+          fmt("%.4f", c->gpuopt_ms_max) + ", max rel diff " + fmt("%.2g", c->gpuopt_rel_err) +
+          ") in the helper's process, gpuopt " + report.gpuopt +
+          (report.gpuopt_library.empty() ? "" : " (" + report.gpuopt_library + ")");
   } else {
     r.peer_auto_error = !c->gpuopt_error.empty()       ? c->gpuopt_error
                         : !report.gpuopt_error.empty() ? report.gpuopt_error

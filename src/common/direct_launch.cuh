@@ -37,12 +37,12 @@ inline CUkernel kernel_handle(const void* symbol) {
 }
 
 template <class... P>
-gpuopt_status_t launch(CUkernel kernel_handle, KernelFunctionSlots& slots, void (*kernel)(P...),
+gpuopt_status_t launch(CUkernel any_context, KernelFunctionSlots& slots, void (*kernel)(P...),
                        const char* fn, const char* what, dim3 grid, dim3 block, std::size_t smem,
                        cudaStream_t stream, typename Exactly<P>::type... params) {
   const auto cu_launch = driver_api().cuLaunchKernel;
   CUresult r = CUDA_ERROR_NOT_FOUND;
-  const CUfunction handle = kernel_handle ? kernel_function(kernel_handle, slots) : nullptr;
+  const CUfunction handle = any_context ? kernel_function(any_context, slots) : nullptr;
   if (handle && cu_launch) {
     void* args[] = {static_cast<void*>(&params)..., nullptr};
     r = cu_launch(handle, grid.x, grid.y, grid.z, block.x, block.y, block.z,

@@ -1,9 +1,9 @@
 // The context-bound function (CUfunction) of a kernel in the calling thread's current context,
 // for the direct launch (common/direct_launch.cuh). A context-independent CUkernel launches in
 // any context, but the driver resolves it to the context's function on every launch; launching
-// the resolved function skipped that step. On the H100 (driver 580, interleaved 2000-call
-// batches of a 4-block kernel, three runs) a CUfunction launch issued 0.01-0.18 us (median about
-// 0.08) faster per call than the same kernel's CUkernel (docs/notes/latency.md).
+// the resolved function skips that step. On the H100 (driver 580, interleaved 2000-call batches
+// of a 4-block kernel, four runs) a CUfunction launch issued 0.04-0.23 us faster per call than the
+// same kernel's CUkernel (docs/notes/latency.md, fifth round).
 //
 // The cache is keyed by the context's unique ID (cuCtxGetId: never reused in a process, so a
 // context destroyed or reset and created again at the same address gets a new key and a stale

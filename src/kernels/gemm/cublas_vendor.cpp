@@ -11,13 +11,6 @@
 
 namespace gpuopt {
 
-namespace {
-bool exact_f32(const GemmProblem& p) {
-  return p.a_type == GPUOPT_DTYPE_F32 && p.c_type == GPUOPT_DTYPE_F32 &&
-         gemm_cublas_compute(p) == CUBLAS_COMPUTE_32F;
-}
-}  // namespace
-
 gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env) {
   const cublasComputeType_t compute = gemm_cublas_compute(p);
   const GemmScalars s(p);
@@ -29,7 +22,7 @@ gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env) {
     st = cublasGemmEx_64(env.blas, gemm_cublas_op(p.trans_a), gemm_cublas_op(p.trans_b), p.m, p.n,
                          p.k, alpha, p.A, ab, p.lda, p.B, ab, p.ldb, beta, p.C, c, p.ldc, compute,
                          CUBLAS_GEMM_DEFAULT);
-  } else if (exact_f32(p)) {
+  } else if (!gemm_need_types(p, GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F32, GPUOPT_COMPUTE_F32)) {
     // torch.bmm's exact-f32 call (cublasSgemmStridedBatched): GemmStridedBatchedEx with 32F ran
     // 2.2% behind it on 512 x 256^3 in one process on the same tensors (H100, 4e9306a).
     st = cublasSgemmStridedBatched_64(
