@@ -137,7 +137,7 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
           [&](int v, int inner, double* ms, bool* refused) {
             return time_calls(fn, probe, ev, stream->stream, call, user, v, inner, ms, refused);
           },
-          &out));
+          &out, &probe.rule));
     }
     if (probe.mixed)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
@@ -160,7 +160,14 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
       result->timed = out.timed;
       result->refused = out.refused;
     }
-    if (out.runner_up >= 0)
+    if (out.rule_kept)
+      gpuopt::log(gpuopt::LogLevel::info,
+                  "tuned %s (%d variants timed, %d refused, %.0f ms; the rules' choice, kept: %s "
+                  "was %.1f%% faster over %d head-to-head rounds, within the %.0f%% margin)",
+                  gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms,
+                  table->meta(out.runner_up).name, (1.0 / out.margin - 1.0) * 100.0,
+                  out.duel_rounds, (gpuopt::kTuneRuleMargin - 1.0) * 100.0);
+    else if (out.runner_up >= 0)
       gpuopt::log(gpuopt::LogLevel::info,
                   "tuned %s (%d variants timed, %d refused, %.0f ms; runner-up %s %.1f%% slower "
                   "over %d head-to-head rounds)",

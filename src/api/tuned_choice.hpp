@@ -19,6 +19,15 @@ int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int for
   return probe->variant;
 }
 
+// Inside gpuopt_tune's callback, at the first dispatch of the tuned op: records in the probe the
+// variant the preference rules choose for the problem (`rule()`, called only then), so that the
+// search can hold the rules' choice to a margin (runtime/tune_search.hpp).
+template <class Rule>
+void probe_note_rule(gpuopt_op_t op, Rule&& rule) {
+  TuneProbe* probe = t_tune_probe;
+  if (probe && probe->op == op && probe->calls == 1) probe->rule = rule();
+}
+
 // The variant the context's tuning cache records for p's class; -1 without a cache or an entry.
 // run_dispatched runs it as if forced, and when it refuses this particular problem (a class
 // spans sizes and alignments) lets the preference rules decide instead.

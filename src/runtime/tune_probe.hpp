@@ -13,6 +13,7 @@ struct TuneProbe {
   int calls = 0;       // dispatches of op seen
   bool mixed = false;  // the dispatches were of more than one class
   TuneKey key;         // the class of the first dispatch
+  int rule = -1;       // the variant the preference rules choose for the first dispatch
 
   void note(const TuneKey& k) {
     if (calls++ == 0)

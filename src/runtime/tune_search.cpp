@@ -123,7 +123,8 @@ double tune_duel_ratio(const std::vector<double>& a_ms, const std::vector<double
   return ratios.empty() ? 1.0 : tune_median(ratios);
 }
 
-gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out) {
+gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out,
+                            const int* rule) {
   *out = TuneOutcome{};
   Search search(time, out);
   std::vector<Candidate> cands;
@@ -147,6 +148,9 @@ gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time,
     medians.push_back(c.samples.empty() ? c.first_ms : tune_median(c.samples));
   int first = -1, second = -1;
   tune_top_two(medians, &first, &second);
+  const int rule_v = rule ? *rule : -1;
+  for (int i = 0; i < static_cast<int>(cands.size()); ++i)  // the rules' choice is the opponent
+    if (cands[static_cast<std::size_t>(i)].v == rule_v && i != first) second = i;
   const Candidate& a = cands[static_cast<std::size_t>(first)];
   out->best = a.v;
   out->ms = medians[static_cast<std::size_t>(first)];
@@ -162,8 +166,14 @@ gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time,
     out->margin = medians[static_cast<std::size_t>(second)] / std::max(out->ms, 1e-12);
     return GPUOPT_SUCCESS;
   }
-  const double ratio = tune_duel_ratio(a_ms, b_ms);
-  if (ratio >= 1.0) {
+  const double ratio = tune_duel_ratio(a_ms, b_ms);  // above 1: a faster
+  // a wins on any lead, except against the rules' choice, which keeps its place unless beaten by
+  // more than kTuneRuleMargin.
+  const bool a_wins = a.v == rule_v   ? ratio * kTuneRuleMargin >= 1.0
+                      : b.v == rule_v ? ratio > kTuneRuleMargin
+                                      : ratio >= 1.0;
+  out->rule_kept = a_wins ? a.v == rule_v && ratio < 1.0 : b.v == rule_v && ratio > 1.0;
+  if (a_wins) {
     out->ms = tune_median(a_ms);
     out->margin = ratio;
   } else {

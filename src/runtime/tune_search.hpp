@@ -10,6 +10,10 @@
 //    (at least kTuneDuelMinRounds rounds, at most kTuneDuelMaxRounds): the faster by the median of
 //    the per-round ratios wins. Clocks drift by several percent over seconds (power, heat), more
 //    than two near-equal variants differ; a ratio of two samples taken back to back cancels it.
+//    When the preference rules' choice for the problem ran and is not the leader, it is the
+//    leader's opponent, and it keeps its place unless the leader is faster by more than
+//    kTuneRuleMargin: the cache overrides the rules on a measured lead, not on a noise-level one
+//    that another run would reverse (a row of the bench moves by 1-3% between runs).
 // Past the budget, the search overruns by at most one stage-2 round and kTuneDuelMinRounds rounds
 // of the two finalists.
 #pragma once
@@ -27,24 +31,31 @@ constexpr int kTuneMaxRounds = 15;         // stage 2
 constexpr double kTuneRoundsShare = 0.75;  // stage 2 ends once this share of the budget is spent
 constexpr int kTuneDuelMinRounds = 3;      // stage 3
 constexpr int kTuneDuelMaxRounds = 9;
+constexpr double kTuneRuleMargin =
+    1.01;  // a variant displaces the rules' choice when this much faster
 
 // Runs `inner` calls of variant v back to back; *ms is the time per call. *refused = true (and
 // SUCCESS) when v cannot run the problem; any other failure aborts the search.
 using TuneTimeFn = std::function<gpuopt_status_t(int v, int inner, double* ms, bool* refused)>;
 
 struct TuneOutcome {
-  int best = -1;          // variant index; -1 when every variant refused
-  double ms = 0.0;        // its median per call (of the head-to-head when one ran)
-  int runner_up = -1;     // the other finalist of the head-to-head; -1 when only one was timed
-  double margin = 0.0;    // median of runner-up ms / best ms over the head-to-head rounds (>= 1)
-  int duel_rounds = 0;    // rounds of the head-to-head
-  int timed = 0;          // variants that ran
-  int refused = 0;        // variants that refused
-  double spent_ms = 0.0;  // device time the search measured in all
+  int best = -1;           // variant index; -1 when every variant refused
+  double ms = 0.0;         // its median per call (of the head-to-head when one ran)
+  int runner_up = -1;      // the other finalist of the head-to-head; -1 when only one was timed
+  double margin = 0.0;     // median of runner-up ms / best ms over the head-to-head rounds (>= 1,
+                           // or down to 1 / kTuneRuleMargin when rule_kept)
+  int duel_rounds = 0;     // rounds of the head-to-head
+  bool rule_kept = false;  // the rules' choice won by the margin rule (it was not the faster)
+  int timed = 0;           // variants that ran
+  int refused = 0;         // variants that refused
+  double spent_ms = 0.0;   // device time the search measured in all
 };
 
-// Searches variants 0 .. count-1 within budget_ms of measured time (see above).
-gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out);
+// Searches variants 0 .. count-1 within budget_ms of measured time (see above). rule (may be
+// nullptr) points at the variant the preference rules choose (-1: none), read once stage 1 has
+// run: the dispatcher learns it at the search's first call.
+gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out,
+                            const int* rule = nullptr);
 
 // Median of values (0 when empty).
 double tune_median(std::vector<double> values);

@@ -169,7 +169,7 @@ TEST_F(TuneDispatch, EnvironmentAttachesTheFileAtContextCreation) {
   EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
 }
 
-TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedVariantAndNotesTheClass) {
+TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedVariantAndNotesTheClassAndTheRule) {
   // What gpuopt_tune's callback sees on its thread (the timing needs a device; this is the seam).
   const int naive = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "naive");
   const int wgmma = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "sm90_tma_wgmma");
@@ -188,6 +188,8 @@ TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedVariantAndNotesTheClass) {
   EXPECT_EQ(refused, GPUOPT_ERROR_UNSUPPORTED);
   EXPECT_EQ(calls_before_other_class, 2);
   EXPECT_EQ(probe.key, key(GPUOPT_DTYPE_F32, kN));
+  // The rules' choice for the first call's problem, what auto runs without the probe (below).
+  EXPECT_EQ(probe.rule, gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "cublas"));
   EXPECT_TRUE(probe.mixed);  // the f64 call was of another class
   (void)other;
   // Another op's probe leaves gemm alone; without a probe the rules decide again.

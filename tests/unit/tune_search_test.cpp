@@ -1,7 +1,8 @@
 // gpuopt_tune's measurement plan (src/runtime/tune_search.*) with a fake clock: the lowest
 // median wins, refusals are counted, slow variants are dropped after one timed call, the budget
 // ends the rounds, the two fastest are re-timed head to head (which decides between them even
-// when the clock drifts), and a failure aborts the search with its status.
+// when the clock drifts), the preference rules' choice keeps its place against a lead under
+// kTuneRuleMargin, and a failure aborts the search with its status.
 #include "runtime/tune_search.hpp"
 
 #include <gtest/gtest.h>
@@ -175,6 +176,66 @@ TEST(TuneSearch, HeadToHeadOverturnsALuckyRoundMedian) {
   EXPECT_EQ(out.runner_up, 0);
   EXPECT_DOUBLE_EQ(out.ms, 0.97);
   EXPECT_NEAR(out.margin, 0.99 / 0.97, 1e-12);
+}
+
+TEST(TuneSearch, TheRulesChoiceKeepsItsPlaceAgainstANoiseLevelLead) {
+  // Variant 2 leads variant 0, the rules' choice, by 0.5% in every sample: under
+  // kTuneRuleMargin, so the rules' choice is recorded (rule_kept) and the margin says by how much
+  // it trails. Variant 1 (stage 2's second) is not the opponent: the rules' choice is.
+  FakeVariants f;
+  f.ms[0] = {1.0};
+  f.ms[1] = {0.996};
+  f.ms[2] = {0.995};
+  const int rule = 0;
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 0);
+  EXPECT_EQ(out.runner_up, 2);
+  EXPECT_TRUE(out.rule_kept);
+  EXPECT_NEAR(out.margin, 0.995, 1e-12);
+  EXPECT_EQ(f.samples[1], 2 + gpuopt::kTuneMaxRounds);  // no head-to-head for variant 1
+  EXPECT_DOUBLE_EQ(out.ms, 1.0);
+}
+
+TEST(TuneSearch, AMeasuredLeadDisplacesTheRulesChoice) {
+  FakeVariants f;
+  f.ms[0] = {1.0};
+  f.ms[1] = {0.97};  // 3% faster: past the margin
+  const int rule = 0;
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_FALSE(out.rule_kept);
+  EXPECT_NEAR(out.margin, 1.0 / 0.97, 1e-12);
+  // The rules' choice leading on its own merit is a plain win, not a kept place.
+  const int rule1 = 1;
+  f = FakeVariants{};
+  f.ms[0] = {1.0};
+  f.ms[1] = {0.97};
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule1), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_FALSE(out.rule_kept);
+}
+
+TEST(TuneSearch, TheRulesChoiceLeadingInTheRoundsNeedsAClearDefeat) {
+  // Variant 1, the rules' choice, leads the rounds; head to head variant 0 is 0.5% faster, under
+  // the margin: variant 1 stays. Without a rule the same samples make variant 0 the winner.
+  FakeVariants f;
+  const int rounds_end = 2 + gpuopt::kTuneMaxRounds;
+  f.at = [&](int v, int sample, int) {
+    if (sample < rounds_end) return v == 0 ? 1.0 : 0.99;
+    return v == 0 ? 0.995 : 1.0;
+  };
+  const int rule = 1;
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 1);
+  EXPECT_TRUE(out.rule_kept);
+  FakeVariants g;
+  g.at = f.at;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e9, g.fn(), &out), GPUOPT_SUCCESS);
+  EXPECT_EQ(out.best, 0);
+  EXPECT_FALSE(out.rule_kept);
 }
 
 TEST(TuneSearch, OneSurvivorNeedsNoHeadToHead) {
