@@ -69,6 +69,16 @@ std::vector<GemmCase> sweep_cases() {
   GemmCase tall = with_ld(make("4097x65x129", T, N, 4097, 65, 129, 1.0, 0.0), 0, 0, 0);
   tall.sampled = true;
   v.push_back(tall);
+  // k > 2048: the sm90 rung's cooperative schedule for 16-bit types; whole 128 x 256 tiles with
+  // 16-byte aligned columns take its staged epilogue, in a strided batch with gaps, beta = 0 over
+  // the poisoned C; n = 384 leaves the second tile of a cluster outside C.
+  GemmCase coop = with_ld(make("512x384x2112 batch 2", N, N, 512, 384, 2112, 0.75, 0.0), 0, 0, 8);
+  coop.batch = 2;
+  coop.stride_a = coop.lda * cols_a(coop) + 8;
+  coop.stride_b = coop.ldb * cols_b(coop) + 16;
+  coop.stride_c = coop.ldc * coop.n + 64;
+  coop.sampled = true;
+  v.push_back(coop);
   // Skinny.
   v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
   v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));

@@ -28,6 +28,11 @@ __device__ __forceinline__ void lds64(std::uint32_t addr, std::uint32_t& x, std:
   asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr) : "memory");
 }
 
+// One 32-bit word to shared memory.
+__device__ __forceinline__ void sts32(std::uint32_t addr, std::uint32_t x) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(x) : "memory");
+}
+
 // Two consecutive 32-bit words to shared memory (8-byte aligned address).
 __device__ __forceinline__ void sts64(std::uint32_t addr, std::uint32_t x, std::uint32_t y) {
   asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(x), "r"(y) : "memory");

@@ -87,8 +87,8 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   if (p.m > INT_MAX || p.n > INT_MAX || p.k > INT_MAX) return "m, n, k must fit in int32 (TMA)";
   if (const char* why = check_alignment(p)) return why;
   if (dev.sm_count < 1) return "device multiprocessor count unknown";
-  if (dev.smem_optin < static_cast<std::size_t>(kSmemBytes))
-    return "needs 193 KiB of shared memory per block";
+  if (dev.smem_optin < static_cast<std::size_t>(kSmemStagedBytes))
+    return "needs 209 KiB of shared memory per block";
   if (!driver_api().cuTensorMapEncodeTiled) return "the driver lacks cuTensorMapEncodeTiled";
 
   // tf32 with an MN-major operand reads it through registers as P. NN: P = op(A) (MN-major),

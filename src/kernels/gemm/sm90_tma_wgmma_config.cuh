@@ -59,14 +59,21 @@ struct KernelCfg {
   static constexpr int kNumStages = kRes ? kResStages : kQs ? kQsStages : Cf::kNumStages;
   static constexpr int kRingBase = kRes ? kResXBlocks * kTilePBytes : 0;  // offset of the ring
   static constexpr int kNumBars = 2 * kNumStages + (kRes ? 2 * kResXBlocks : 0);
+  // Staged epilogue (shared-operand main loops): kEpiStageBytes after the ring.
+  static constexpr bool kEpiStaged = !kPRegs;
+  static constexpr int kEpiBase = kNumStages * Cf::kStage;  // offset of the staging buffers
   // Dynamic shared memory of the launch.
-  static constexpr int kSmem = kRes ? kResSmemBytes : kQs ? kQsSmemBytes : kSmemBytes;
+  static constexpr int kSmem = kRes  ? kResSmemBytes
+                               : kQs ? kQsSmemBytes
+                                     : kSmemBytes + (kEpiStaged ? kEpiStageBytes : 0);
+  static_assert(!kEpiStaged || kEpiBase + kEpiStageBytes + 1024 <= kSmem, "staging fits");
 };
 
-// Shared addresses of one CTA: the 1024-aligned operand tiles, and the resident-P tile's k
-// block barriers xfull[0..kResXBlocks), xempty[0..kResXBlocks) (after the ring's).
+// Shared addresses of one CTA: the 1024-aligned operand tiles, the resident-P tile's k block
+// barriers xfull[0..kResXBlocks), xempty[0..kResXBlocks) (after the ring's), and the staged
+// epilogue's buffers (kEpiStaged: kEpiWarpBytes per consumer warp).
 struct KernelSmem {
-  std::uint32_t tiles, xfull0, xempty0;
+  std::uint32_t tiles, xfull0, xempty0, epi;
 };
 
 }  // namespace sm90

@@ -1,6 +1,7 @@
 // sm90_tma_wgmma: the epilogues (the skeleton's epilogue part): the accumulators of a consumer's
-// tile to C, for the shared-operand main loops (`epilogue`) and the register-P main loop with its
-// Hook (`epilogue_regs`).
+// tile to C, for the shared-operand main loops (`epilogue_staged` through shared memory where the
+// block is whole and aligned, else `epilogue`) and the register-P main loop with its Hook
+// (`epilogue_regs`).
 #pragma once
 #include <cstdint>
 
@@ -42,6 +43,78 @@ __device__ __forceinline__ void epilogue(const float (&d)[4 * kJ], const Params&
                                pair, p.alpha, p.beta);
     }
   }
+}
+
+// Whether `epilogue_staged` can write this consumer's 64 x (8 kJ) block: C not read (beta == 0),
+// the block inside C, and 16-byte aligned column segments (C, ldc and the batch stride).
+template <class TOut, int kJ>
+__device__ __forceinline__ bool staged_fits(const Params& p, int dcol0, int drow0) {
+  constexpr long long kE = static_cast<long long>(sizeof(TOut));
+  const unsigned long long align = reinterpret_cast<std::uintptr_t>(p.C) |
+                                   static_cast<unsigned long long>(p.ldc * kE) |
+                                   static_cast<unsigned long long>(p.stride_c * kE);
+  return p.beta == 0.f && dcol0 + 64 <= p.n && drow0 + 8 * kJ <= p.m && (align & 15) == 0;
+}
+
+// `epilogue` (beta == 0, whole block, see staged_fits) through the warp's staging buffer `buf`
+// (kEpiWarpBytes: 16 columns x 128 bytes, the 16-byte chunks of column c XOR-swizzled by c % 8).
+// Per round of 128 bytes of each column (4 j steps of f32, 8 of 16-bit C), the warp writes its
+// accumulator pairs there (8 columns x 32 or 16 bytes a store instruction, conflict-free), reads
+// back whole column segments (lane: column 4 i + lane / 8, chunk lane % 8) and stores them with
+// 16-byte global stores: 4 full 128-byte lines per store instruction, where the direct store
+// of `epilogue` writes one 32-byte (f32) or 16-byte sector in each of 8 lines.
+template <class TOut, int kJ>
+__device__ __forceinline__ void epilogue_staged(const float (&d)[4 * kJ], const Params& p,
+                                                int dcol0, int drow0, int b, std::uint32_t buf) {
+  constexpr int kE = static_cast<int>(sizeof(TOut));
+  constexpr int kJr = 16 / kE;  // j steps per round (8 rows of C each): 128 bytes of a column
+  static_assert(kJ % kJr == 0, "whole rounds");
+  const int warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const int q = lane & 3, wc = lane >> 2;      // write: column wc (+ 8 half), rows 2 q, 2 q + 1
+  const int rc = lane >> 3, chunk = lane & 7;  // read: column 4 i + rc, 16-byte chunk
+  TOut* out = static_cast<TOut*>(p.C) + static_cast<long long>(b) * p.stride_c +
+              static_cast<long long>(dcol0 + warp * 16 + rc) * p.ldc + drow0 + chunk * (16 / kE);
+  const long long ld4 = 4 * p.ldc;
+#pragma unroll
+  for (int r = 0; r < kJ / kJr; ++r) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const std::uint32_t line = buf + (wc + 8 * half) * 128;
+#pragma unroll
+      for (int jj = 0; jj < kJr; ++jj) {
+        const int j = r * kJr + jj;
+        const float v0 = p.alpha * d[4 * j + 2 * half], v1 = p.alpha * d[4 * j + 2 * half + 1];
+        const int off = (8 * jj + 2 * q) * kE;  // the pair's byte in the column's 128 bytes
+        const std::uint32_t a = line + ((((off >> 4) ^ wc) << 4) | (off & 15));
+        if constexpr (kE == 4)
+          sts64(a, __float_as_uint(v0), __float_as_uint(v1));
+        else
+          sts32(a, pack_pair<TOut>(v0, v1));
+      }
+    }
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int c = 4 * i + rc;
+      const uint4 v = lds128(buf + c * 128 + ((chunk ^ (c & 7)) << 4));
+      *reinterpret_cast<uint4*>(out + i * ld4 + r * (128 / kE)) = v;
+    }
+    __syncwarp();  // the buffer is read before the next round overwrites it
+  }
+}
+
+// A consumer's 64 x (8 kJ) accumulator block of the shared-operand main loops to C: staged where
+// it fits (staged_fits), else direct (reading C only when beta != 0). buf: the warp's staging
+// buffer.
+template <class TOut, int kJ>
+__device__ __forceinline__ void epilogue_any(const float (&d)[4 * kJ], const Params& p, int dcol0,
+                                             int drow0, int b, std::uint32_t buf) {
+  if (staged_fits<TOut, kJ>(p, dcol0, drow0))
+    epilogue_staged<TOut, kJ>(d, p, dcol0, drow0, b, buf);
+  else if (p.beta == 0.f)
+    epilogue<TOut, false, kJ>(d, p, dcol0, drow0, b);
+  else
+    epilogue<TOut, true, kJ>(d, p, dcol0, drow0, b);
 }
 
 // Epilogue of the register-P path: rows prow, prow + 1 of D (see reg_rows). kSwap: D(r, c) =

@@ -15,6 +15,11 @@
 // 128 x 128 tile with two m64n128, alternating tiles (ping-pong, kPP). Shared memory: stages of
 // (P tile, Q tile), each row of a tile 128 bytes of K, 128-byte swizzled by TMA. tf32 NN / TT:
 // the MN-major operand becomes P and is read into registers (kPRegs; NN also swaps P and Q).
+// Epilogue of the shared-operand schedules: staged (kEpiStaged) through a 2 KiB buffer per
+// consumer warp after the ring, so that C is written in whole 128-byte lines (4 per store
+// instruction, not one sector of each of 8): the direct stores' partial-line traffic delayed the
+// next tile's loads; the change took bf16 4096^3 from 0.97 to 1.01 of same-run cuBLAS on an H100
+// (docs/notes/gemm-sm90.md, "Staged epilogue").
 // Fused users supply a Hook of the register-P path (sm90_tma_wgmma_hook.cuh): operand and
 // epilogue rewrites, resident P, split-K coordinates, 3xTF32 with Q's low part formed in shared
 // memory.
@@ -57,6 +62,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const RingT ring{smem_addr(&bars[0]), smem_addr(&bars[kNumStages])};
   sm.xfull0 = ring.full0 + 8 * 2 * kNumStages;
   sm.xempty0 = sm.xfull0 + 8 * kResXBlocks;
+  sm.epi = sm.tiles + K::kEpiBase;
   using WS = WarpSpecialized<K::kCluster, kProducerRegs, kConsumerRegs>;
   const ClusterPlace cp = WS::start([&] {
     ring.init(Schedule::kReleasers);

@@ -19,6 +19,13 @@ namespace sm90 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
+// This consumer warp's staging buffer of the staged epilogue.
+template <class K>
+__device__ __forceinline__ std::uint32_t epi_buf(const KernelSmem& sm, int consumer) {
+  static_assert(K::kEpiStaged, "shared-operand main loops stage their epilogue");
+  return sm.epi + (consumer * 4 + ((threadIdx.x >> 5) & 3)) * kEpiWarpBytes;
+}
+
 template <class K, class RingT>
 __device__ __forceinline__ void consume_cooperative(const Params& p, const ClusterPlace& cp,
                                                     const RingT& ring, const KernelSmem& sm,
@@ -54,10 +61,8 @@ __device__ __forceinline__ void consume_cooperative(const Params& p, const Clust
       },
       [&](int u) {
         const TileCoord tc = decode_unit<K::kCluster>(u, p, cp.rank);
-        if (p.beta == 0.f)
-          epilogue<TOut, false, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b);
-        else
-          epilogue<TOut, true, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b);
+        epilogue_any<TOut, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b,
+                               epi_buf<K>(sm, consumer));
       });
 }
 
@@ -101,13 +106,9 @@ __device__ __forceinline__ void consume_pingpong(const Params& p, const ClusterP
         ml.drain(fence);
         const TileCoord tc = decode_unit<K::kCluster>(u, p, cp.rank);
         const int x0 = tc.x * kBlockM, y0 = tc.y * Cf::kBN;
-        if (p.beta == 0.f) {
-          epilogue<TOut, false, 16>(d0, p, x0, y0, tc.b);
-          epilogue<TOut, false, 16>(d1, p, x0 + 64, y0, tc.b);
-        } else {
-          epilogue<TOut, true, 16>(d0, p, x0, y0, tc.b);
-          epilogue<TOut, true, 16>(d1, p, x0 + 64, y0, tc.b);
-        }
+        const std::uint32_t buf = epi_buf<K>(sm, consumer);
+        epilogue_any<TOut, 16>(d0, p, x0, y0, tc.b, buf);
+        epilogue_any<TOut, 16>(d1, p, x0 + 64, y0, tc.b, buf);
       });
 }
 

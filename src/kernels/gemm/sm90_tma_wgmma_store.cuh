@@ -4,6 +4,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace gpuopt {
@@ -32,6 +34,21 @@ __device__ __forceinline__ __nv_bfloat16 float_to_out<__nv_bfloat16>(float v) {
 template <>
 __device__ __forceinline__ __half float_to_out<__half>(float v) {
   return __float2half_rn(v);
+}
+
+// Two rows of a 16-bit C as one 32-bit word (the first in the low half), rounded as store_pair.
+template <class TOut>
+__device__ __forceinline__ std::uint32_t pack_pair(float v0, float v1) {
+  static_assert(sizeof(TOut) == 2, "16-bit output types");
+  std::uint32_t w;
+  if constexpr (std::is_same<TOut, __nv_bfloat16>::value) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(v0, v1);
+    memcpy(&w, &h, 4);
+  } else {
+    const __half2 h = __floats2half2_rn(v0, v1);
+    memcpy(&w, &h, 4);
+  }
+  return w;
 }
 
 // Stores rows i and i + 1 (valid of them: 0, 1 or 2) of one column of C at ptr:
