@@ -52,6 +52,15 @@ GemmCase with_ld(GemmCase c, std::int64_t extra_a, std::int64_t extra_b, std::in
   return c;
 }
 
+// A strided batch of `batch` matrices with gaps of ga, gb, gc elements after each A, B, C.
+GemmCase with_batch(GemmCase c, int batch, std::int64_t ga, std::int64_t gb, std::int64_t gc) {
+  c.batch = batch;
+  c.stride_a = c.lda * cols_a(c) + ga;
+  c.stride_b = c.ldb * cols_b(c) + gb;
+  c.stride_c = c.ldc * c.n + gc;
+  return c;
+}
+
 const gpuopt_transpose_t N = GPUOPT_TRANS_N, T = GPUOPT_TRANS_T;
 
 std::vector<GemmCase> sweep_cases() {
@@ -72,13 +81,19 @@ std::vector<GemmCase> sweep_cases() {
   // k > 2048: the sm90 rung's cooperative schedule for 16-bit types; whole 128 x 256 tiles with
   // 16-byte aligned columns take its staged epilogue, in a strided batch with gaps, beta = 0 over
   // the poisoned C; n = 384 leaves the second tile of a cluster outside C.
-  GemmCase coop = with_ld(make("512x384x2112 batch 2", N, N, 512, 384, 2112, 0.75, 0.0), 0, 0, 8);
-  coop.batch = 2;
-  coop.stride_a = coop.lda * cols_a(coop) + 8;
-  coop.stride_b = coop.ldb * cols_b(coop) + 16;
-  coop.stride_c = coop.ldc * coop.n + 64;
+  GemmCase coop =
+      with_batch(with_ld(make("512x384x2112 batch 2", N, N, 512, 384, 2112, 0.75, 0.0), 0, 0, 8), 2,
+                 8, 16, 64);
   coop.sampled = true;
   v.push_back(coop);
+  // TT, whole 128 x 256 tiles with 16-byte aligned columns and beta = 0 (batch with gaps): tf32
+  // takes the sm90 rung's register-P staged epilogue in its TT layout (the NN case above its
+  // swapped-roles one); n = 320 leaves half of a column tile and a cluster's second tile outside.
+  GemmCase tt =
+      with_batch(with_ld(make("512x320x96 TT batch 2", T, T, 512, 320, 96, -1.25, 0.0), 0, 0, 8), 2,
+                 8, 16, 32);
+  tt.sampled = true;
+  v.push_back(tt);
   // Skinny.
   v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
   v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));
@@ -104,16 +119,10 @@ std::vector<GemmCase> sweep_cases() {
   v.push_back(mis);
   // Strided batches: gaps between the matrices; 16-byte aligned; A broadcast (stride 0).
   GemmCase b7 = with_ld(make("batch 7", T, N, 33, 17, 21, 0.5, 0.5), 3, 0, 1);
-  b7.batch = 7;
-  b7.stride_a = b7.lda * cols_a(b7) + 5;
-  b7.stride_b = b7.ldb * cols_b(b7) + 11;
-  b7.stride_c = b7.ldc * b7.n + 7;
+  b7 = with_batch(b7, 7, 5, 11, 7);
   v.push_back(b7);
   GemmCase b5 = with_ld(make("batch 5 aligned", N, T, 40, 24, 16, -1.25, 0.0), 0, 0, 0);
-  b5.batch = 5;
-  b5.stride_a = b5.lda * cols_a(b5) + 8;
-  b5.stride_b = b5.ldb * cols_b(b5) + 16;
-  b5.stride_c = b5.ldc * b5.n + 24;
+  b5 = with_batch(b5, 5, 8, 16, 24);
   v.push_back(b5);
   GemmCase b3 = with_ld(make("batch 3, A broadcast", N, N, 48, 32, 24, 1.0, 1.25), 0, 0, 0);
   b3.batch = 3;

@@ -22,12 +22,13 @@ constexpr int kTileQBytes = kBlockN * kRowBytes;  // 32 KiB
 constexpr int kStageBytes = kTilePBytes + kTileQBytes;
 constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + slack to align to 1024
 constexpr int kMmaPerStage = 4;                           // 4 x 32 bytes of K per stage
-// Staged epilogue of the shared-operand schedules (cooperative, ping-pong): a 2 KiB buffer per
-// consumer warp after the ring (16 columns x 128 bytes of C), through which a warp turns its
-// accumulator pairs into whole 128-byte column segments (sm90_tma_wgmma_epilogue.cuh).
+// Staged epilogue of the shared-operand schedules (cooperative, ping-pong) and the register-P
+// path's plain GEMM: a 2 KiB buffer per consumer warp after the ring (16 columns x 128 bytes of
+// C), through which a warp (tf32 NN: a warp pair, 4 KiB) turns its accumulator pairs into whole
+// 128-byte column segments (sm90_tma_wgmma_epilogue.cuh).
 constexpr int kEpiWarpBytes = 16 * 128;
 constexpr int kEpiStageBytes = kEpiWarpBytes * 4 * kConsumers;  // 16 KiB
-constexpr int kSmemStagedBytes = kSmemBytes + kEpiStageBytes;   // the 16-bit launches' total
+constexpr int kSmemStagedBytes = kSmemBytes + kEpiStageBytes;   // the GEMM launches' total
 constexpr int kGroupX = 16;  // tile order: groups of 16 column tiles, all row tiles of a group
 // CTAs of a cluster: consecutive column tiles sharing the Q tile (build-time knob for tuning).
 #ifndef GPUOPT_SM90_MAX_CLUSTER

@@ -3,6 +3,7 @@
 // share: shared-memory strides of the operand tiles, wgmma descriptor strides, the stage ring.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
 #include "kernels/gemm/sm90_tma_wgmma_hook.cuh"
@@ -59,8 +60,9 @@ struct KernelCfg {
   static constexpr int kNumStages = kRes ? kResStages : kQs ? kQsStages : Cf::kNumStages;
   static constexpr int kRingBase = kRes ? kResXBlocks * kTilePBytes : 0;  // offset of the ring
   static constexpr int kNumBars = 2 * kNumStages + (kRes ? 2 * kResXBlocks : 0);
-  // Staged epilogue (shared-operand main loops): kEpiStageBytes after the ring.
-  static constexpr bool kEpiStaged = !kPRegs;
+  // Staged epilogue (shared-operand main loops and the register-P path's plain GEMM; a hook
+  // keeps its own epilogue): kEpiStageBytes after the ring.
+  static constexpr bool kEpiStaged = !kPRegs || std::is_same<Hook, IdentityHook>::value;
   static constexpr int kEpiBase = kNumStages * Cf::kStage;  // offset of the staging buffers
   // Dynamic shared memory of the launch.
   static constexpr int kSmem = kRes  ? kResSmemBytes

@@ -1,13 +1,16 @@
 // sm90_tma_wgmma: the epilogues (the skeleton's epilogue part): the accumulators of a consumer's
 // tile to C, for the shared-operand main loops (`epilogue_staged` through shared memory where the
-// block is whole and aligned, else `epilogue`) and the register-P main loop with its Hook
-// (`epilogue_regs`).
+// block is whole and aligned, else `epilogue`) and the register-P main loop (its plain GEMM
+// staged where the block fits: `epilogue_staged` in the TT layout, `epilogue_staged_swap` for
+// NN; else, and with a fused user's Hook, `epilogue_regs`).
 #pragma once
 #include <cstdint>
 
 #include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/named_barrier.cuh"
 #include "arch/sm90/smem.cuh"
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
+#include "kernels/gemm/sm90_tma_wgmma_config.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_regp.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_store.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_tile_order.cuh"
@@ -16,6 +19,14 @@ namespace gpuopt {
 namespace sm90 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+// This consumer warp's staging buffer of the staged epilogue (the warps of a consumer's box
+// pair, 2 w and 2 w + 1, own 4 contiguous KiB: epilogue_staged_swap).
+template <class K>
+__device__ __forceinline__ std::uint32_t epi_buf(const KernelSmem& sm, int consumer) {
+  static_assert(K::kEpiStaged, "no staging buffers in this configuration");
+  return sm.epi + (consumer * 4 + ((threadIdx.x >> 5) & 3)) * kEpiWarpBytes;
+}
 
 // Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
 // (f32): for 8-column chunk j, d[4j + {0,1}] = D(r, 8j + 2q + {0,1}), d[4j + {2,3}] = D(r + 8,
@@ -57,23 +68,29 @@ __device__ __forceinline__ bool staged_fits(const Params& p, int dcol0, int drow
 }
 
 // `epilogue` (beta == 0, whole block, see staged_fits) through the warp's staging buffer `buf`
-// (kEpiWarpBytes: 16 columns x 128 bytes, the 16-byte chunks of column c XOR-swizzled by c % 8).
-// Per round of 128 bytes of each column (4 j steps of f32, 8 of 16-bit C), the warp writes its
-// accumulator pairs there (8 columns x 32 or 16 bytes a store instruction, conflict-free), reads
-// back whole column segments (lane: column 4 i + lane / 8, chunk lane % 8) and stores them with
-// 16-byte global stores: 4 full 128-byte lines per store instruction, where the direct store
-// of `epilogue` writes one 32-byte (f32) or 16-byte sector in each of 8 lines.
-template <class TOut, int kJ>
+// (kEpiWarpBytes: 16 columns x 128 bytes, the 16-byte chunks of column slot s XOR-swizzled by
+// s % 8). Slot s = lane / 4 + 8 half holds the accumulator pairs d[4 j + 2 half + {0, 1}]; its
+// column of C is dcol0 + 16 warp + s in the shared-operand layout, or, kRegRows (the register-P
+// path's TT layout), P row reg_rows_of(warp, s % 8).prow + s / 8 of the consumer's 64. Per round
+// of 128 bytes of each column (4 j steps of f32, 8 of 16-bit C), the warp writes its accumulator
+// pairs there (8 columns x 32 or 16 bytes a store instruction, conflict-free), reads back whole
+// column segments (lane: slot 4 i + lane / 8, chunk lane % 8) and stores them with 16-byte
+// global stores: 4 full 128-byte lines per store instruction, where the direct store of
+// `epilogue` writes one 32-byte (f32) or 16-byte sector in each of 8 lines.
+template <class TOut, int kJ, bool kRegRows = false>
 __device__ __forceinline__ void epilogue_staged(const float (&d)[4 * kJ], const Params& p,
                                                 int dcol0, int drow0, int b, std::uint32_t buf) {
   constexpr int kE = static_cast<int>(sizeof(TOut));
   constexpr int kJr = 16 / kE;  // j steps per round (8 rows of C each): 128 bytes of a column
   static_assert(kJ % kJr == 0, "whole rounds");
   const int warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
-  const int q = lane & 3, wc = lane >> 2;      // write: column wc (+ 8 half), rows 2 q, 2 q + 1
-  const int rc = lane >> 3, chunk = lane & 7;  // read: column 4 i + rc, 16-byte chunk
+  const int q = lane & 3, wc = lane >> 2;      // write: slot wc (+ 8 half), rows 2 q, 2 q + 1
+  const int rc = lane >> 3, chunk = lane & 7;  // read: slot 4 i + rc, 16-byte chunk
+  // Column of slot rc; slot 4 i + rc lies i * ld4 further (register P: (4 (i % 2) + i / 2) ldc,
+  // reg_rows_of's prow stepping by 4 from lane group rc to rc + 4, by 1 from half 0 to half 1).
+  const int col = kRegRows ? reg_rows_of(warp, rc).prow : warp * 16 + rc;
   TOut* out = static_cast<TOut*>(p.C) + static_cast<long long>(b) * p.stride_c +
-              static_cast<long long>(dcol0 + warp * 16 + rc) * p.ldc + drow0 + chunk * (16 / kE);
+              static_cast<long long>(dcol0 + col) * p.ldc + drow0 + chunk * (16 / kE);
   const long long ld4 = 4 * p.ldc;
 #pragma unroll
   for (int r = 0; r < kJ / kJr; ++r) {
@@ -97,9 +114,56 @@ __device__ __forceinline__ void epilogue_staged(const float (&d)[4 * kJ], const 
     for (int i = 0; i < 4; ++i) {
       const int c = 4 * i + rc;
       const uint4 v = lds128(buf + c * 128 + ((chunk ^ (c & 7)) << 4));
-      *reinterpret_cast<uint4*>(out + i * ld4 + r * (128 / kE)) = v;
+      const long long col_off = kRegRows ? (i & 1) * ld4 + (i >> 1) * p.ldc : i * ld4;
+      *reinterpret_cast<uint4*>(out + col_off + r * (128 / kE)) = v;
     }
     __syncwarp();  // the buffer is read before the next round overwrites it
+  }
+}
+
+// The register-P path's swapped roles (tf32 NN, f32 C; D(r, c) = C(r, c)), beta == 0, whole
+// block (staged_fits of the consumer's 64 D rows at drow0 and the tile's 256 D columns at dcol0):
+// a thread's accumulator pairs are two consecutive rows of one column, and a warp holds 16 of
+// the 32 rows of each 128-byte column segment (reg_rows: rows of 16-byte chunks w % 2 * 2 + {0,
+// 1, 4, 5} of box w / 2), so whole lines need both warps of a box: the pair stages through its
+// two warps' buffers `pair_buf` (4 KiB), per round 16 columns x 128 bytes in one of its two
+// 2 KiB halves (alternating; 16 rounds, one 64-thread named barrier `bar` each). A thread writes
+// rows (prow, prow + 1) of 4 columns per 8-byte store (16-byte chunk XOR-swizzled by (slot / 2) %
+// 4: the 8 chunks of a half-warp's 4 columns land on distinct banks), the pair reads back whole
+// 128-byte segments (16-byte loads, a thread 2 of the round's 128 chunks) and stores them with
+// 16-byte global stores: 4 full lines per store instruction where the direct store writes two
+// 32-byte sectors in each of 4 lines.
+__device__ __forceinline__ void epilogue_staged_swap(const float (&d)[128], const Params& p,
+                                                     int drow0, int dcol0, int b,
+                                                     std::uint32_t pair_buf, std::uint32_t bar) {
+  const int warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const RegRows rr = reg_rows();
+  const int q = lane & 3;
+  const int row = rr.prow & 31;                 // the thread's rows in the box's 32
+  const int t64 = (warp & 1) * 32 + lane;       // thread of the pair
+  const int rslot = t64 >> 3, chunk = t64 & 7;  // read: slots rslot, rslot + 8; chunk
+  float* out = static_cast<float*>(p.C) + static_cast<long long>(b) * p.stride_c +
+               static_cast<long long>(dcol0) * p.ldc + drow0 + 32 * rr.box + chunk * 4;
+  const std::uint32_t wbase = ((((row >> 2) ^ q) << 4) | ((row & 3) * 4)) + 2 * q * 128;
+#pragma unroll
+  for (int r = 0; r < 16; ++r) {
+    const std::uint32_t buf = pair_buf + (r & 1) * kEpiWarpBytes;
+#pragma unroll
+    for (int jj = 0; jj < 2; ++jj) {
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int j = 2 * r + jj;  // column slot 8 jj + 2 q + e: 128 (8 jj + e) bytes past wbase
+        sts64(buf + wbase + (8 * jj + e) * 128, __float_as_uint(p.alpha * d[4 * j + e]),
+              __float_as_uint(p.alpha * d[4 * j + 2 + e]));
+      }
+    }
+    named_sync(bar, 64);  // also: every thread read this buffer two rounds ago
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int s = rslot + 8 * i;
+      const uint4 v = lds128(buf + s * 128 + ((chunk ^ ((s >> 1) & 3)) << 4));
+      *reinterpret_cast<uint4*>(out + static_cast<long long>(16 * r + s) * p.ldc) = v;
+    }
   }
 }
 
@@ -115,6 +179,29 @@ __device__ __forceinline__ void epilogue_any(const float (&d)[4 * kJ], const Par
     epilogue<TOut, false, kJ>(d, p, dcol0, drow0, b);
   else
     epilogue<TOut, true, kJ>(d, p, dcol0, drow0, b);
+}
+
+// The register-P path's plain GEMM (K::kEpiStaged: IdentityHook) where the consumer's block
+// fits the staged epilogue (staged_fits): epilogue_staged_swap (swapped roles, tf32 NN), or
+// epilogue_staged with the P rows' columns (tf32 TT); false (nothing written) otherwise.
+template <class K>
+__device__ __forceinline__ bool epilogue_regp_staged(const float (&d)[128], const Params& p,
+                                                     TileCoord tc, int consumer,
+                                                     const KernelSmem& sm) {
+  using TOut = typename K::Out;
+  static_assert(sizeof(TOut) == 4, "register P: f32 C");
+  const int x0 = tc.x * kBlockM + consumer * 64, y0 = tc.y * kBlockN;
+  if (!staged_fits<TOut, 32>(p, x0, y0)) return false;
+  const int warp = (threadIdx.x >> 5) & 3;
+  if constexpr (K::kSwap) {
+    // named barriers 4 + 2 consumer + box (1, 2: ping-pong's; 3: Q split's)
+    const std::uint32_t bar = 4 + 2 * consumer + (warp >> 1);
+    epilogue_staged_swap(d, p, x0, y0, tc.b, sm.epi + (consumer * 4 + (warp & 2)) * kEpiWarpBytes,
+                         bar);
+  } else {
+    epilogue_staged<TOut, 32, true>(d, p, x0, y0, tc.b, epi_buf<K>(sm, consumer));
+  }
+  return true;
 }
 
 // Epilogue of the register-P path: rows prow, prow + 1 of D (see reg_rows). kSwap: D(r, c) =

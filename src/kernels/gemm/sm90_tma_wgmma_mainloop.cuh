@@ -19,13 +19,6 @@ namespace sm90 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-// This consumer warp's staging buffer of the staged epilogue.
-template <class K>
-__device__ __forceinline__ std::uint32_t epi_buf(const KernelSmem& sm, int consumer) {
-  static_assert(K::kEpiStaged, "shared-operand main loops stage their epilogue");
-  return sm.epi + (consumer * 4 + ((threadIdx.x >> 5) & 3)) * kEpiWarpBytes;
-}
-
 template <class K, class RingT>
 __device__ __forceinline__ void consume_cooperative(const Params& p, const ClusterPlace& cp,
                                                     const RingT& ring, const KernelSmem& sm,

@@ -2,7 +2,8 @@
 // form, tf32; cooperative schedule): per stage each thread loads its P rows into registers
 // (sm90_tma_wgmma_regp.cuh), the Hook may rewrite them, and one m64n256 per k step reads Q from
 // shared memory. Variants by Hook: resident P (P k blocks kept for the tile and its epilogue)
-// and 3xTF32 with Q's low part formed in shared memory (Q split).
+// and 3xTF32 with Q's low part formed in shared memory (Q split). The plain GEMM (IdentityHook)
+// takes the staged epilogue where the block fits (epilogue_regp_staged).
 #pragma once
 #include <cstdint>
 
@@ -163,6 +164,9 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
       },
       [&](int u) {
         const TileCoord tc = decode_unit<K::kCluster>(u, p, cp.rank);
+        if constexpr (K::kEpiStaged) {
+          if (epilogue_regp_staged<K>(d, p, tc, consumer, sm)) return;
+        }
         const int x_blocks = (p.k_blocks + Hook::kPRepeat - 1) / Hook::kPRepeat;
         if (p.beta == 0.f)
           epilogue_regs<TOut, false, K::kSwap>(d, p, tc, consumer, hook, tiles, x_blocks,

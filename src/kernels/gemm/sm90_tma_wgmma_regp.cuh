@@ -19,14 +19,18 @@ struct RegRows {
   int chunk;  // 16-byte chunk of the unswizzled 128-byte line
   int prow;   // physical P row (0..63) of logical row 16 * warp + lane / 4
 };
-__device__ __forceinline__ RegRows reg_rows() {
-  const int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2;
+// Those of lane group g (lane / 4) of consumer warp `warp`.
+__device__ __forceinline__ RegRows reg_rows_of(int warp, int g) {
   const int t = g & 3, h = g >> 2;
   RegRows r;
   r.box = warp >> 1;
   r.chunk = 2 * (warp & 1) + h + 4 * (t >> 1);
   r.prow = 32 * r.box + 4 * r.chunk + 2 * (t & 1);
   return r;
+}
+// This thread's.
+__device__ __forceinline__ RegRows reg_rows() {
+  return reg_rows_of((threadIdx.x >> 5) & 3, (threadIdx.x & 31) >> 2);
 }
 
 // Low TF32 part of each of the four floats in v, for tensor cores that truncate: v - trunc(v),
