@@ -569,7 +569,9 @@ typedef gpuopt_status_t (*gpuopt_tune_call_fn)(void* user);
 /** What gpuopt_tune() measured. Set struct_size = sizeof(gpuopt_tune_result_t). */
 typedef struct gpuopt_tune_result_t {
   size_t struct_size;  /**< sizeof(gpuopt_tune_result_t), set by the caller. */
-  const char* variant; /**< The fastest variant (now recorded for the class); static storage. */
+  const char* variant; /**< The variant now recorded for the class: the fastest, or the
+                            preference rules' choice when no variant beats it by more than 1 %
+                            (@ref tuning); static storage. */
   double ms;           /**< Its median time per call, milliseconds. */
   int timed;           /**< Variants that ran the problem and were timed. */
   int refused;         /**< Variants that cannot run it (dtype, device or problem). */
@@ -577,7 +579,8 @@ typedef struct gpuopt_tune_result_t {
 
 /**
  * Times every variant of @p op on one problem and records the fastest for the problem's class
- * (@ref tuning defines the classes) in the context's tuning cache, which auto dispatch then
+ * (@ref tuning defines the classes; the preference rules' own choice stays unless another variant
+ * is more than 1 % faster head to head) in the context's tuning cache, which auto dispatch then
  * follows; when a cache file is attached (gpuopt_context_set_tune_cache()) it is rewritten
  * atomically with the new entry. The problem is whatever @p call enqueues on @p stream: gpuopt_tune
  * calls it many times (each variant once untimed, interleaved timed rounds, then the two fastest

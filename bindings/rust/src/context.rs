@@ -316,7 +316,8 @@ impl Context {
 /// What [`Context::tune`] measured (`gpuopt_tune_result_t`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TuneResult {
-    /// The fastest variant, now recorded for the problem's class.
+    /// The variant now recorded for the problem's class: the fastest, or the preference rules'
+    /// choice when no variant beats it by more than 1%.
     pub variant: &'static str,
     /// Its median time per call, milliseconds.
     pub ms: f64,
@@ -429,7 +430,8 @@ impl Context {
 
     /// Times every variant of `op` on the problem `call` runs (one gpuopt call of `op` enqueued
     /// on `stream`; it runs many times and overwrites its outputs), records the fastest for the
-    /// problem's class in the tuning cache (and its file) and returns what was measured.
+    /// problem's class in the tuning cache (and its file; the preference rules' own choice stays
+    /// unless another variant is more than 1% faster) and returns what was measured.
     /// A panic in `call` stops the tuning and is reported as [`Status::InvalidArgument`].
     pub fn tune<F>(
         &self,
