@@ -1,6 +1,7 @@
 // Shared-memory transaction barriers (mbarrier, sm_90a): initialisation and its fence, arrivals
-// (local, with expected TMA transaction bytes, or on a peer CTA's barrier of the cluster) and the
-// parity wait. A barrier is named by its 32-bit shared address (smem_addr).
+// (local, with expected TMA transaction bytes, on a peer CTA's barrier of the cluster, or when a
+// thread's cp.async copies land) and the parity wait. A barrier is named by its 32-bit shared
+// address (smem_addr).
 #pragma once
 #include <cstdint>
 
@@ -40,6 +41,12 @@ __device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t bar, std::uint
       "}\n" ::"r"(bar),
       "r"(cta)
       : "memory");
+}
+
+// Arrives on the barrier once every cp.async copy this thread issued before has landed (cp.async
+// producers, f64_tensorcore_ws.cuh). .noinc: the barrier's expected count includes this arrival.
+__device__ __forceinline__ void cp_async_mbar_arrive_noinc(std::uint32_t bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
 // Waits until the phase of parity `parity` has completed (returns at once on a fresh barrier

@@ -4,7 +4,7 @@
 // cc >= 9.0 to the m16n8k16 instantiation (f64_tensorcore_sm90.cu).
 #include <climits>
 
-#include "kernels/gemm/f64_tensorcore.cuh"
+#include "kernels/gemm/f64_tensorcore_launch.cuh"
 
 namespace gpuopt {
 
@@ -13,8 +13,10 @@ const char* gemm_can_f64_tensorcore(const GemmProblem& p, const DeviceDesc& dev)
     return r;
   if (const char* r = gemm_need_alignment(p, 16)) return r;  // 16-byte cp.async and C stores
   const bool ta = p.trans_a == GPUOPT_TRANS_T, tb = p.trans_b == GPUOPT_TRANS_T;
-  const int smem = dev.cc >= 90 ? f64mma::smem_bytes<f64mma::Sm90Config>(ta, tb)
-                                : f64mma::smem_bytes<f64mma::Sm80Config>(ta, tb);
+  // cc 9.0 may run the warp-specialized kernel: its barriers are static shared memory
+  const int smem = dev.cc >= 90
+                       ? f64mma::smem_bytes<f64mma::Sm90Config>(ta, tb) + f64mma::kWsStaticSmemBytes
+                       : f64mma::smem_bytes<f64mma::Sm80Config>(ta, tb);
   if (dev.smem_optin < static_cast<std::size_t>(smem))
     return "needs more shared memory per block than the device offers (96-114 KB on sm_8x, "
            "192-210 KB on sm_90, by transposes)";

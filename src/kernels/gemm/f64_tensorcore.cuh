@@ -4,6 +4,9 @@
 //   kK16 = false: mma.sync.m8n8k4.f64 (sm_80+), 32 per 64x32x16 warp step;
 //   kK16 = true:  mma.sync.m16n8k16.f64 (sm_90+), 16 per warp step (2x the work each).
 // The fragments hold the same values in both cases. Design notes: docs/notes/gemm-f64.md.
+// On sm_90a (cc 9.0) the launcher runs f64_tensorcore_ws.cuh instead: the same tiles, layouts and
+// fragment loads with the loader moved to a producer warpgroup (mbarrier ring, no __syncthreads);
+// the shared pieces (load_tile, FragL/FragR, mma_step, tile_origin, store_tile) live here.
 // Measured (H200 at its 700 W cap, same process as cuBLAS, Sm90Config): 49-56 TFLOP/s at
 // n = 4096 and 50-52 at 8192 for all four transposes, 0.89-0.97 of cublasDgemm (NN 0.92 / 0.90).
 //
@@ -28,12 +31,10 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstdint>
 
 #include "arch/sm80/cp_async.cuh"
 #include "arch/sm80/mma_sync.cuh"
-#include "common/launch.hpp"
 #include "kernels/gemm/gemm.hpp"
 
 namespace gpuopt {
@@ -55,7 +56,7 @@ struct Config {
 // sm_80 (A100, 164 KB opt-in): 128x128x16, 3 stages, 96-114 KB depending on the layouts.
 using Sm80Config = Config<2, 4, 16, 3>;
 // sm_90 (227 KB opt-in): 128x128x32, 3 stages, 192-210 KB, late refill (H200 tuning log in
-// docs/notes/gemm-f64.md).
+// docs/notes/history/gemm-f64-rounds.md).
 using Sm90Config = Config<2, 4, 32, 3, 8, true>;
 
 // Shared-memory layout of one instantiation (kLK / kRK: L / R is K-major).
@@ -156,7 +157,8 @@ __device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[
 // ---------------------------------------------------------------------------------------------
 // Global -> shared: k-tile kt of one operand (kRows = its tile extent along m or n, starting at
 // mn0 of mn) into its part of a stage. g: the operand (batch applied), ld its leading dimension,
-// dummy: a valid address for the copies that read nothing (tails are zero-filled).
+// dummy: a valid address for the copies that read nothing (tails are zero-filled); tid: the
+// loader thread's index in 0 .. Cfg::kThreads - 1 (fresh_tid() in the one-role kernel).
 //  K-major: a thread's chunks are kLineStep rows apart at the same chunk column; each quarter
 //    warp writes one row's 128 contiguous bytes.
 //  MN-major: a thread's chunks lie along one k-row, kPerLine chunks apart (same swizzle term);
@@ -164,11 +166,10 @@ __device__ __forceinline__ void mma_step(double (&acc)[4][4], const double (&a)[
 template <class Cfg, bool kKMajor, int kRows, int kPitch, bool kBlocked>
 __device__ __forceinline__ void load_tile(double* part, const double* g, long long ld,
                                           long long mn0, long long mn, long long k, int kt,
-                                          bool full, const double* dummy) {
+                                          bool full, const double* dummy, int tid) {
   constexpr int kT = Cfg::kThreads, kBK = Cfg::kBK;
   constexpr int kChunks = kRows * kBK / 2 / kT;
   static_assert((kRows * kBK / 2) % kT == 0, "chunks must divide among the threads");
-  const int tid = fresh_tid();
   const unsigned s = sm80::smem_addr(part);
   const long long k0 = static_cast<long long>(kt) * kBK;
   if constexpr (kKMajor) {
@@ -303,6 +304,110 @@ struct FragR {
   }
 };
 
+// Tile order: groups of kGroup tile-rows, m fastest, so concurrent blocks share panels in L2.
+// m0, n0: the block's first row and column of D.
+template <class Cfg>
+__device__ __forceinline__ void tile_origin(const Params& prm, long long& m0, long long& n0) {
+  constexpr int kGroup = Cfg::kGroup;
+  const int per_group = kGroup * prm.tiles_n;
+  const int grp = static_cast<int>(blockIdx.x) / per_group;
+  const int first_m = grp * kGroup;
+  const int gsize = min(prm.tiles_m - first_m, kGroup);
+  const int local = static_cast<int>(blockIdx.x) - grp * per_group;
+  m0 = static_cast<long long>(first_m + local % gsize) * Cfg::kBM;
+  n0 = static_cast<long long>(local / gsize) * Cfg::kBN;
+}
+
+// Epilogue: acc[am][an][2e + f] is D(i0 + 16 am + e, j0 + 8 an + f), i0 = m0 + wm0 + 2g,
+// j0 = n0 + wn0 + 2t. D = C: (e = 0, 1) are adjacent in a column; D = C^T: (f = 0, 1) are.
+// 16-byte stores; use_ab false (k == 0 or alpha == 0) stores beta C.
+template <bool kSwap>
+__device__ __forceinline__ void store_tile(const Params& prm, const double (&acc)[4][4][4],
+                                           long long z, long long i00, long long j00, bool use_ab) {
+  double* C = prm.C + z * prm.stride_c;
+  const bool read_c = prm.beta != 0.0;
+#pragma unroll
+  for (int am = 0; am < 4; ++am) {
+    const long long i0 = i00 + 16 * am;
+#pragma unroll
+    for (int an = 0; an < 4; ++an) {
+      const long long j0 = j00 + 8 * an;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        // the pair: (i0, j0 + h), (i0 + 1, j0 + h) for C; (i0 + h, j0), (i0 + h, j0 + 1) for C^T
+        const long long ci = kSwap ? j0 : i0;            // C row of the pair's first
+        const long long cj = kSwap ? i0 + h : j0 + h;    // C column
+        const long long rows = kSwap ? prm.nk : prm.mk;  // C's m
+        const long long cols = kSwap ? prm.mk : prm.nk;  // C's n
+        if (ci >= rows || cj >= cols) continue;
+        const double x0 = kSwap ? acc[am][an][2 * h] : acc[am][an][h];
+        const double x1 = kSwap ? acc[am][an][2 * h + 1] : acc[am][an][2 + h];
+        double v0 = use_ab ? prm.alpha * x0 : 0.0;
+        double v1 = use_ab ? prm.alpha * x1 : 0.0;
+        double* out = C + cj * prm.ldc + ci;
+        if (ci + 1 < rows) {
+          if (read_c) {
+            const double2 c = *reinterpret_cast<const double2*>(out);
+            v0 = fma(prm.beta, c.x, v0);
+            v1 = fma(prm.beta, c.y, v1);
+          }
+          *reinterpret_cast<double2*>(out) = make_double2(v0, v1);
+        } else {
+          if (read_c) v0 = fma(prm.beta, *out, v0);
+          *out = v0;
+        }
+      }
+    }
+  }
+}
+
+// Zeroes the accumulators of a warp tile.
+__device__ __forceinline__ void zero_acc(double (&acc)[4][4][4]) {
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0;
+}
+
+// Slices 0..2 of step ks: slice am's MMAs with the L fragment of slice am + 1 loading meanwhile
+// (af double-buffered); after(am) runs behind each slice's MMAs (the one-role kernel's refill).
+template <bool kK16, class FL, class After>
+__device__ __forceinline__ void first_slices(double (&acc)[4][4][4], double (&af)[2][8],
+                                             const double (&bf)[4][4], const FL& fl,
+                                             const double* sL, int ks, After after) {
+#pragma unroll
+  for (int am = 0; am < 3; ++am) {
+    fl.load(sL, ks, am + 1, af[(am + 1) & 1]);
+    mma_step<kK16, 0, 4>(acc[am], af[am & 1], bf);
+    after(am);
+  }
+}
+
+// Slice 3 of a step, the MMAs that read the last L fragment (af1) and the R fragments (bf),
+// interleaved with the next step's loads when there is one (`more`; nL / nR / nks: its stage
+// and step): its slice-0 L fragment, then R n-atoms 0-1 behind the first two MMAs, 2-3 behind
+// the last two. `mid` runs between the two MMA pairs (the one-role kernel's eager refill).
+template <bool kK16, class FL, class FR, class Mid>
+__device__ __forceinline__ void last_slice(double (&acc3)[4][4], double (&af0)[8],
+                                           const double (&af1)[8], double (&bf)[4][4], const FL& fl,
+                                           const FR& fr, const double* nL, const double* nR,
+                                           int nks, bool more, Mid mid) {
+  if (more) fl.load(nL, nks, 0, af0);
+  mma_step<kK16, 0, 2>(acc3, af1, bf);
+  mid();
+  if (more) {
+    fr.load(nR, nks, 0, bf[0]);
+    fr.load(nR, nks, 1, bf[1]);
+  }
+  mma_step<kK16, 2, 4>(acc3, af1, bf);
+  if (more) {
+    fr.load(nR, nks, 2, bf[2]);
+    fr.load(nR, nks, 3, bf[3]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The kernel. kLK / kRK: L / R is K-major; kSwap: D = C^T (TT run as NN).
 template <class Cfg, bool kLK, bool kRK, bool kSwap, bool kK16>
@@ -314,24 +419,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
   const int g = lane >> 2, t = lane & 3;
   const int wm0 = (warp % Cfg::kWarpsM) * 64, wn0 = (warp / Cfg::kWarpsM) * 32;
 
-  // Tile order: groups of kGroup tile-rows, m fastest, so concurrent blocks share panels in L2.
-  constexpr int kGroup = Cfg::kGroup;
-  const int per_group = kGroup * prm.tiles_n;
-  const int grp = static_cast<int>(blockIdx.x) / per_group;
-  const int first_m = grp * kGroup;
-  const int gsize = min(prm.tiles_m - first_m, kGroup);
-  const int local = static_cast<int>(blockIdx.x) - grp * per_group;
-  const long long m0 = static_cast<long long>(first_m + local % gsize) * Cfg::kBM;
-  const long long n0 = static_cast<long long>(local / gsize) * Cfg::kBN;
+  long long m0, n0;
+  tile_origin<Cfg>(prm, m0, n0);
 
   for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
     double acc[4][4][4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-#pragma unroll
-        for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0;
+    zero_acc(acc);
 
     const int KT = prm.k_tiles;
     if (KT > 0) {
@@ -342,12 +435,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
       auto load_l = [&](int st, int kt) {
         load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(
             smem + st * Lay::kStageDoubles, gL, prm.ldl, m0, prm.mk, prm.k, kt,
-            in_l && kt < prm.k_full, prm.L);
+            in_l && kt < prm.k_full, prm.L, fresh_tid());
       };
       auto load_r = [&](int st, int kt) {
         load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
             smem + st * Lay::kStageDoubles + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt,
-            in_r && kt < prm.k_full, prm.R);
+            in_r && kt < prm.k_full, prm.R, fresh_tid());
       };
       auto load_stage = [&](int st, int kt) {
         load_l(st, kt);
@@ -379,10 +472,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
 #pragma unroll
         for (int ks = 0; ks < kSteps; ++ks) {
           // Slices 0..2 of the warp tile: the next slice's L fragment loads during the MMAs.
-#pragma unroll
-          for (int am = 0; am < 3; ++am) {
-            fl.load(sL, ks, am + 1, af[(am + 1) & 1]);
-            mma_step<kK16, 0, 4>(acc[am], af[am & 1], bf);
+          first_slices<kK16>(acc, af, bf, fl, sL, ks, [&](int am) {
             if constexpr (Cfg::kLate) {
               // Late refill: the stage released at the previous tile's barrier gets k-tile
               // kt - 1 + S during this tile, L behind the first step's slice-0 MMAs and R behind
@@ -400,7 +490,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
                 if (is_r) sm80::cp_async_commit_group();
               }
             }
-          }
+          });
           // Slice 3: fetch the next step's fragments. At the end of the k tile, first wait for
           // the next tile and release this one (after the barrier every warp has read it); it is
           // refilled with k-tile kt + S once the first MMAs of this slice are queued.
@@ -417,21 +507,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
             nks = 0;
           }
           const bool more = ks + 1 < kSteps || kt + 1 < KT;  // (uniform)
-          if (more) fl.load(nL, nks % kSteps, 0, af[0]);
-          mma_step<kK16, 0, 2>(acc[3], af[1], bf);
-          if (!Cfg::kLate && ks + 1 == kSteps) {
-            if (kt + kS < KT) load_stage(done_stage, kt + kS);
-            sm80::cp_async_commit_group();
-          }
-          if (more) {
-            fr.load(nR, nks % kSteps, 0, bf[0]);
-            fr.load(nR, nks % kSteps, 1, bf[1]);
-          }
-          mma_step<kK16, 2, 4>(acc[3], af[1], bf);
-          if (more) {
-            fr.load(nR, nks % kSteps, 2, bf[2]);
-            fr.load(nR, nks % kSteps, 3, bf[3]);
-          }
+          last_slice<kK16>(acc[3], af[0], af[1], bf, fl, fr, nL, nR, nks % kSteps, more, [&] {
+            if (!Cfg::kLate && ks + 1 == kSteps) {
+              if (kt + kS < KT) load_stage(done_stage, kt + kS);
+              sm80::cp_async_commit_group();
+            }
+          });
           sL = nL;
           sR = nR;
         }
@@ -440,117 +521,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
       __syncthreads();  // the next batch's prologue overwrites the stages
     }
 
-    // Epilogue: acc[am][an][2e + f] is D(m0 + wm0 + 16 am + 2g + e, n0 + wn0 + 8 an + 2t + f).
-    // D = C: (e = 0, 1) are adjacent in a column; D = C^T: (f = 0, 1) are. 16-byte stores.
-    double* C = prm.C + z * prm.stride_c;
-    const bool use_ab = KT > 0;
-    const bool read_c = prm.beta != 0.0;
-#pragma unroll
-    for (int am = 0; am < 4; ++am) {
-      const long long i0 = m0 + wm0 + 16 * am + 2 * g;
-#pragma unroll
-      for (int an = 0; an < 4; ++an) {
-        const long long j0 = n0 + wn0 + 8 * an + 2 * t;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          // the pair: (i0, j0 + h), (i0 + 1, j0 + h) for C; (i0 + h, j0), (i0 + h, j0 + 1) for C^T
-          const long long ci = kSwap ? j0 : i0;            // C row of the pair's first
-          const long long cj = kSwap ? i0 + h : j0 + h;    // C column
-          const long long rows = kSwap ? prm.nk : prm.mk;  // C's m
-          const long long cols = kSwap ? prm.mk : prm.nk;  // C's n
-          if (ci >= rows || cj >= cols) continue;
-          const double x0 = kSwap ? acc[am][an][2 * h] : acc[am][an][h];
-          const double x1 = kSwap ? acc[am][an][2 * h + 1] : acc[am][an][2 + h];
-          double v0 = use_ab ? prm.alpha * x0 : 0.0;
-          double v1 = use_ab ? prm.alpha * x1 : 0.0;
-          double* out = C + cj * prm.ldc + ci;
-          if (ci + 1 < rows) {
-            if (read_c) {
-              const double2 c = *reinterpret_cast<const double2*>(out);
-              v0 = fma(prm.beta, c.x, v0);
-              v1 = fma(prm.beta, c.y, v1);
-            }
-            *reinterpret_cast<double2*>(out) = make_double2(v0, v1);
-          } else {
-            if (read_c) v0 = fma(prm.beta, *out, v0);
-            *out = v0;
-          }
-        }
-      }
-    }
+    store_tile<kSwap>(prm, acc, z, m0 + wm0 + 2 * g, n0 + wn0 + 2 * t, prm.k_tiles > 0);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Host side.
-
-// Kernel arguments for config Cfg (the problem already passed can_implement).
-template <class Cfg>
-Params make_params(const GemmProblem& p, bool swap) {
-  Params r;
-  r.L = static_cast<const double*>(swap ? p.B : p.A);
-  r.R = static_cast<const double*>(swap ? p.A : p.B);
-  r.C = static_cast<double*>(p.C);
-  r.mk = swap ? p.n : p.m;
-  r.nk = swap ? p.m : p.n;
-  r.k = p.k;
-  r.ldl = swap ? p.ldb : p.lda;
-  r.ldr = swap ? p.lda : p.ldb;
-  r.ldc = p.ldc;
-  r.stride_l = swap ? p.stride_b : p.stride_a;
-  r.stride_r = swap ? p.stride_a : p.stride_b;
-  r.stride_c = p.stride_c;
-  r.batch = p.batch;
-  r.alpha = p.alpha;
-  r.beta = p.beta;
-  r.tiles_m = static_cast<int>(ceil_div(r.mk, Cfg::kBM));
-  r.tiles_n = static_cast<int>(ceil_div(r.nk, Cfg::kBN));
-  r.k_tiles = (p.k > 0 && p.alpha != 0.0) ? static_cast<int>(ceil_div(p.k, Cfg::kBK)) : 0;
-  r.k_full = static_cast<int>(p.k / Cfg::kBK);
-  return r;
-}
-
-// Raises the kernel's dynamic shared memory limit once per device (a function attribute, not an
-// allocation: legal during stream capture).
-template <class Kernel>
-gpuopt_status_t ensure_smem(Kernel kernel, int bytes, std::atomic<unsigned long long>& done,
-                            const char* fn) {
-  int dev = 0;
-  GPUOPT_TRY_CUDA(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  const unsigned long long bit = dev >= 0 && dev < 64 ? (1ull << dev) : 0;
-  if (bit && (done.load(std::memory_order_acquire) & bit)) return GPUOPT_SUCCESS;
-  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                  fn, "cudaFuncSetAttribute(f64_tensorcore kernel, max dynamic shared memory)");
-  if (bit) done.fetch_or(bit, std::memory_order_release);
-  return GPUOPT_SUCCESS;
-}
-
-template <class Cfg, bool kLK, bool kRK, bool kSwap, bool kK16>
-gpuopt_status_t run_kernel(const GemmProblem& p, const ExecEnv& env) {
-  constexpr int kSmem = Layout<Cfg, kLK, kRK>::kSmemBytes;
-  auto kernel = f64_mma_kernel<Cfg, kLK, kRK, kSwap, kK16>;
-  static std::atomic<unsigned long long> done{0};
-  GPUOPT_TRY(ensure_smem(kernel, kSmem, done, env.fn));
-  const Params prm = make_params<Cfg>(p, kSwap);
-  const long long tiles = static_cast<long long>(prm.tiles_m) * prm.tiles_n;
-  const dim3 grid(static_cast<unsigned>(tiles), 1,
-                  static_cast<unsigned>(prm.batch < 65535 ? prm.batch : 65535));
-  kernel<<<grid, Cfg::kThreads, kSmem, env.stream>>>(prm);
-  return check_launch(env.fn, "gemm f64_tensorcore kernel launch");
-}
-
-// Picks the instantiation for the problem's transposes.
-template <class Cfg, bool kK16>
-gpuopt_status_t launch_config(const GemmProblem& p, const ExecEnv& env) {
-  const bool ta = p.trans_a == GPUOPT_TRANS_T, tb = p.trans_b == GPUOPT_TRANS_T;
-  if (!ta && !tb) return run_kernel<Cfg, false, true, false, kK16>(p, env);  // NN
-  if (!ta && tb) return run_kernel<Cfg, false, false, false, kK16>(p, env);  // NT
-  if (ta && !tb) return run_kernel<Cfg, true, true, false, kK16>(p, env);    // TN
-  return run_kernel<Cfg, false, true, true, kK16>(p, env);                   // TT = (NN)^T
-}
-
-// The sm_90 instantiation (m16n8k16), in f64_tensorcore_sm90.cu.
-gpuopt_status_t launch_sm90(const GemmProblem& p, const ExecEnv& env);
 
 }  // namespace f64mma
 }  // namespace gpuopt

@@ -71,8 +71,9 @@ constexpr Variant<GemmProblem> kTable[] = {
     // 1.00-1.05x, and torch.matmul (cublasDgemm) was 2.3% ahead of auto running it (issue 19).
     // docs/notes/gemm.md.
     Row("f64_tensorcore",
-        "f64 tensor cores: mma.sync m16n8k16 (sm_90) / m8n8k4 (sm_80), 128x128 tiles, 3-stage "
-        "cp.async, conflict-free padded/swizzled shared tiles (needs 16-byte alignment)",
+        "f64 tensor cores: mma.sync m16n8k16 (sm_90; on sm_90a a cp.async producer warpgroup "
+        "and mbarrier ring) / m8n8k4 (sm_80), 128x128 tiles, 3-stage cp.async, conflict-free "
+        "padded/swizzled shared tiles (needs 16-byte alignment)",
         kF64)
         .min_sm(80)
         .can(gemm_can_f64_tensorcore)

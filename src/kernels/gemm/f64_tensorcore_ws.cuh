@@ -1,0 +1,158 @@
+// f64 tensor-core GEMM, warp-specialized (sm_90a): the f64_tensorcore kernel's tiles, shared
+// layouts and fragment loads (f64_tensorcore.cuh), with the loader and the block barrier taken
+// out of the MMA warps. Warpgroup 0 (the producer, setmaxnreg.dec) issues every stage's cp.async
+// copies and hands the stage over with cp.async.mbarrier.arrive.noinc on the stage's full
+// barrier; warpgroups 1 and 2 (the 2 x 4 MMA warps of Cfg, setmaxnreg.inc) wait on full, run only
+// shared loads and m16n8k16 DMMAs, and arrive on the stage's empty barrier once every read of the
+// stage is issued; the producer waits on empty before refilling. No __syncthreads in the main
+// loop. The MMA warps' k-tile loop is about 220 SASS instructions (32 DMMA, 48 LDS.128, ~100 NOPs
+// of issue pacing) against 650 in the one-role kernel. Registers: 384 threads launch at 168; the
+// producer drops to 24 (setmaxnreg.dec), the MMA warps rise to 240 (0 spills, ptxas 13.0).
+// Measured (H100, interleaved with cublasDgemm in one process, medians of 31): n = 4096 NN 0.976,
+// TN 0.979; 8192 NN 0.937, TN 0.923 of cuBLAS, against 0.929-0.953 / 0.900-0.915 / 0.874-0.876 /
+// 0.858 for the one-role kernel in the same run; DMMA pipe 94.3 % busy (one-role 89.0 %, cuBLAS
+// 97.8 %). Design notes: docs/notes/gemm-f64.md.
+#pragma once
+#include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/registers.cuh"
+#include "kernels/gemm/f64_tensorcore_launch.cuh"
+
+namespace gpuopt {
+namespace f64mma {
+
+constexpr int kProducerThreads = 128;  // one warpgroup
+// Registers per thread after setmaxnreg: 384 threads start at 168 (65536 / 384, 8-aligned); the
+// producer gives 144 back, the MMA warps take 72 (128 x 24 + 256 x 240 = 64512).
+constexpr int kWsProducerRegs = 24, kWsConsumerRegs = 240;
+
+// kProdRegs / kConsRegs: registers per thread after setmaxnreg for the producer warpgroup and
+// the two MMA warpgroups (128 kProdRegs + 256 kConsRegs <= 65536).
+template <class Cfg, bool kLK, bool kRK, bool kSwap, int kProdRegs, int kConsRegs>
+__global__ void __launch_bounds__(Cfg::kThreads + kProducerThreads, 1)
+    f64_ws_kernel(const Params prm) {
+  static_assert(Cfg::kThreads == 256 && Cfg::kBK % 16 == 0, "two MMA warpgroups");
+  static_assert(kProducerThreads * kProdRegs + Cfg::kThreads * kConsRegs <= 65536, "register file");
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Lay = Layout<Cfg, kLK, kRK>;
+  extern __shared__ __align__(128) double smem[];
+  __shared__ __align__(8) unsigned long long bars[2 * Cfg::kStages];  // full[s], empty[s]
+  static_assert(sizeof(bars) <= kWsStaticSmemBytes, "static shared memory");
+  constexpr int kS = Cfg::kStages, kSteps = Cfg::kBK / 16;
+  const std::uint32_t bar0 = sm80::smem_addr(bars);
+  auto full = [&](int s) { return bar0 + 8u * s; };
+  auto empty = [&](int s) { return bar0 + 8u * (kS + s); };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kS; ++s) {
+      sm90::mbar_init(full(s), kProducerThreads);
+      sm90::mbar_init(empty(s), Cfg::kThreads);
+    }
+    sm90::mbar_init_fence();
+  }
+  __syncthreads();
+
+  const int KT = prm.k_tiles;
+  if (threadIdx.x < kProducerThreads) {
+    // Producer: each thread runs the loaders of two of Cfg's 256 loader threads.
+    sm90::setmaxnreg_dec<kProdRegs>();
+    long long m0, n0;
+    tile_origin<Cfg>(prm, m0, n0);
+    const bool in_l = m0 + Cfg::kBM <= prm.mk, in_r = n0 + Cfg::kBN <= prm.nk;
+    int it = 0;  // k tiles loaded so far (stage it % kS, round it / kS)
+    for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
+      const double* gL = prm.L + z * prm.stride_l;
+      const double* gR = prm.R + z * prm.stride_r;
+      for (int kt = 0; kt < KT; ++kt, ++it) {
+        const int st = it % kS;
+        sm90::mbar_wait(empty(st), ((it / kS) & 1) ^ 1);
+        double* part = smem + st * Lay::kStageDoubles;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int vt = fresh_tid() + h * kProducerThreads;
+          load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(
+              part, gL, prm.ldl, m0, prm.mk, prm.k, kt, in_l && kt < prm.k_full, prm.L, vt);
+          load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
+              part + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt, in_r && kt < prm.k_full,
+              prm.R, vt);
+        }
+        sm90::cp_async_mbar_arrive_noinc(full(st));
+      }
+    }
+    sm80::cp_async_commit_group();  // (the copies are in no group yet) then wait for all
+    sm80::cp_async_wait_group<0>();
+    return;
+  }
+
+  // MMA warps.
+  sm90::setmaxnreg_inc<kConsRegs>();
+  const int ctid = static_cast<int>(threadIdx.x) - kProducerThreads;
+  const int lane = ctid & 31, warp = ctid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wm0 = (warp % Cfg::kWarpsM) * 64, wn0 = (warp / Cfg::kWarpsM) * 32;
+  FragL<Cfg, Lay, kLK> fl;
+  FragR<Cfg, Lay, kRK> fr;
+  fl.init(wm0, g, t);
+  fr.init(wn0, g, t);
+  int it = 0;  // k tiles consumed so far
+  for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
+    double acc[4][4][4];
+    zero_acc(acc);
+
+    if (KT > 0) {
+      int stage = it % kS;
+      sm90::mbar_wait(full(stage), (it / kS) & 1);
+      double af[2][8], bf[4][4];
+      const double* sL = smem + stage * Lay::kStageDoubles;
+      const double* sR = sL + Lay::kLDoubles;
+#pragma unroll
+      for (int an = 0; an < 4; ++an) fr.load(sR, 0, an, bf[an]);
+      fl.load(sL, 0, 0, af[0]);
+
+      for (int kt = 0; kt < KT; ++kt) {
+#pragma unroll
+        for (int ks = 0; ks < kSteps; ++ks) {
+          // Slices 0..2: the next slice's L fragment loads during the MMAs.
+          first_slices<true>(acc, af, bf, fl, sL, ks, [](int) {});
+          // Slice 3: fetch the next step's fragments. At the end of the k tile every read of
+          // the stage is issued: release it to the producer, then wait for the next one.
+          const double* nL = sL;
+          const double* nR = sR;
+          int nks = ks + 1;
+          const bool more = ks + 1 < kSteps || kt + 1 < KT;  // (uniform)
+          if (ks + 1 == kSteps) {
+            sm90::mbar_arrive(empty(stage));
+            ++it;
+            stage = stage + 1 == kS ? 0 : stage + 1;
+            if (more) sm90::mbar_wait(full(stage), (it / kS) & 1);
+            nL = smem + stage * Lay::kStageDoubles;
+            nR = nL + Lay::kLDoubles;
+            nks = 0;
+          }
+          last_slice<true>(acc[3], af[0], af[1], bf, fl, fr, nL, nR, nks % kSteps, more, [] {});
+          sL = nL;
+          sR = nR;
+        }
+      }
+    }
+    long long m0, n0;  // (computed here: not live across the main loop)
+    tile_origin<Cfg>(prm, m0, n0);
+    store_tile<kSwap>(prm, acc, z, m0 + wm0 + 2 * g, n0 + wn0 + 2 * t, KT > 0);
+  }
+#else
+  (void)prm;
+#endif
+}
+
+// The warp-specialized kernel for config Cfg (m16n8k16, sm_90a).
+template <class Cfg>
+struct WsLauncher {
+  template <bool kLK, bool kRK, bool kSwap>
+  static gpuopt_status_t run(const GemmProblem& p, const ExecEnv& env) {
+    static std::atomic<unsigned long long> done{0};
+    return launch_tiles<Cfg>(f64_ws_kernel<Cfg, kLK, kRK, kSwap, kWsProducerRegs, kWsConsumerRegs>,
+                             Cfg::kThreads + kProducerThreads, Layout<Cfg, kLK, kRK>::kSmemBytes,
+                             done, p, kSwap, env);
+  }
+};
+
+}  // namespace f64mma
+}  // namespace gpuopt
