@@ -18,12 +18,12 @@ template <class Problem, class Describe>
 gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_op_t op,
                                const Variant<Problem>* table, int count, const Problem& p,
                                gpuopt_dtype_t dtype, Describe&& describe) {
-  const int forced = probe_forced(op, p, dtype, ctx.forced[op].load(std::memory_order_relaxed));
+  PlanStorage plan;  // filled by a planning variant's check, read by its launcher; no allocation
+  const int forced = probe_forced(
+      op, p, dtype, ctx.forced[op].load(std::memory_order_relaxed),
+      [&] { return choose_variant(table, count, p, dtype, ctx.desc, -1, false, &plan).index; });
   const int tuned = forced < 0 ? tuned_choice(ctx, op, count, p, dtype) : -1;
   const bool trace = log_enabled(LogLevel::debug);
-  PlanStorage plan;  // filled by a planning variant's check, read by its launcher; no allocation
-  probe_note_rule(
-      op, [&] { return choose_variant(table, count, p, dtype, ctx.desc, -1, false, &plan).index; });
   Choice c =
       choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace, &plan);
   if (c.index < 0 && tuned >= 0)  // the recorded variant refuses this problem: the rules decide

@@ -9,23 +9,17 @@
 
 namespace gpuopt {
 
-// Inside gpuopt_tune's callback on this thread (same op): notes the problem's class and returns
-// the variant being timed. Otherwise `forced`.
-template <class Problem>
-int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int forced) {
+// Inside gpuopt_tune's callback on this thread (same op): notes the problem's class, at the
+// first dispatch also the variant the preference rules choose for it (`rule()`, called only then:
+// the search holds the rules' choice to a margin, runtime/tune_search.hpp), and returns the
+// variant being timed. Otherwise `forced`, at the cost of one thread-local load.
+template <class Problem, class Rule>
+int probe_forced(gpuopt_op_t op, const Problem& p, gpuopt_dtype_t dtype, int forced, Rule&& rule) {
   TuneProbe* probe = t_tune_probe;
   if (!probe || probe->op != op) return forced;
   probe->note(tune_key(p, dtype));
+  if (probe->calls == 1) probe->rule = rule();
   return probe->variant;
-}
-
-// Inside gpuopt_tune's callback, at the first dispatch of the tuned op: records in the probe the
-// variant the preference rules choose for the problem (`rule()`, called only then), so that the
-// search can hold the rules' choice to a margin (runtime/tune_search.hpp).
-template <class Rule>
-void probe_note_rule(gpuopt_op_t op, Rule&& rule) {
-  TuneProbe* probe = t_tune_probe;
-  if (probe && probe->op == op && probe->calls == 1) probe->rule = rule();
 }
 
 // The variant the context's tuning cache records for p's class; -1 without a cache or an entry.

@@ -1,6 +1,8 @@
-// The gemm table's rule for small products: a single exact-f32 product of at most 2^24
-// multiply-adds runs on smem_tiled (measured ahead of cuBLAS on the H100 at 64^3 and 256^3, where
-// the call is all latency); larger, batched or non-exact-f32 problems keep their vendor-first rule.
+// The gemm table's rules where an own rung outranks the vendor: a single exact-f32 product of at
+// most 2^24 multiply-adds runs on smem_tiled (measured ahead of cuBLAS on the H100 at 64^3 and
+// 256^3, where the call is all latency; larger, batched or non-exact-f32 problems keep their
+// vendor-first rule), and large 16-bit products with an f32 C and k in [1024, 2048] on
+// sm90_tma_wgmma.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -56,6 +58,39 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
   EXPECT_NE(auto_choice(64, 64, 64, 1, GPUOPT_COMPUTE_TF32), "smem_tiled") << "tf32";
   EXPECT_NE(auto_choice(64, 64, 64, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64), "smem_tiled")
       << "f64: not measured";
+}
+
+// The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
+// products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048 (measured ahead there).
+int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
+              gpuopt_dtype_t c) {
+  gpuopt::GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.batch = batch;
+  p.a_type = a;
+  p.c_type = c;
+  p.compute = GPUOPT_COMPUTE_F32;
+  int count = 0;
+  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
+  for (int i = 0; i < count; ++i)
+    if (std::string(table[i].meta.name) == "sm90_tma_wgmma")
+      return table[i].preference(p, gpuopt::synthetic_device(90, 132));
+  return -1;
+}
+
+TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
+  constexpr gpuopt_dtype_t bf16 = GPUOPT_DTYPE_BF16, f16 = GPUOPT_DTYPE_F16;
+  constexpr gpuopt_dtype_t f32 = GPUOPT_DTYPE_F32;
+  EXPECT_GT(sm90_rank(8192, 8192, 1024, 1, bf16, f32), 100);
+  EXPECT_GT(sm90_rank(16384, 8192, 2048, 1, f16, f32), 100);
+  EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 99) << "long k: not measured ahead on both";
+  EXPECT_LT(sm90_rank(4096, 4096, 1024, 1, bf16, f32), 99) << "smaller m, n: not measured";
+  EXPECT_LT(sm90_rank(8192, 8192, 512, 1, bf16, f32), 99) << "shorter k: not measured";
+  EXPECT_LT(sm90_rank(8192, 8192, 1024, 1, bf16, bf16), 99) << "bf16 C: measured behind";
+  EXPECT_LT(sm90_rank(8192, 8192, 1024, 2, bf16, f32), 99) << "batched";
+  EXPECT_LT(sm90_rank(8192, 8192, 1024, 1, f32, f32), 99) << "tf32";
 }
 
 }  // namespace

@@ -31,6 +31,19 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
                      p.m * p.n <= kSmall && p.m * p.n * p.k <= kSmall;
   return exact_f32 && small ? 105 : 10;
 }
+// Large single 16-bit products with an f32 C and 1024 <= k <= 2048 (the ping-pong schedule):
+// sm90_tma_wgmma above the vendor rungs. With the staged epilogue (C in whole 128-byte lines,
+// docs/notes/gemm-sm90.md), which weighs most where k is short, the H100 bench of e4c8a03 ran bf16
+// 8192 x 8192 x 1024 at 1.072x cuBLAS re-timed interleaved (0.2113 against 0.2266 ms; the
+// helpers' probes 1.096-1.137x); before it, 0.87x (H100) and 0.97x (H200). Where not measured
+// ahead (bf16 C: 0.937x; 8192^3: 1.028x on the H100 but 0.94x on the H200 before the change;
+// 4096^3 0.990x; batches) the vendor runs.
+int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
+  const bool half_in_f32_out = (p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16) &&
+                               p.c_type == GPUOPT_DTYPE_F32;
+  const bool shape = p.batch <= 1 && p.m >= 8192 && p.n >= 8192 && p.k >= 1024 && p.k <= 2048;
+  return half_in_f32_out && shape ? 101 : 80;
+}
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
 constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
 constexpr unsigned kWgmmaTypes =
@@ -86,13 +99,10 @@ constexpr Variant<GemmProblem> kTable[] = {
         .sm90a()
         // no can_implement: its plan step checks the problem
         .plan(gemm_plan_sm90_tma_wgmma)
-        // Below both vendor rungs for every type and shape, as measured in the bench rows of the
-        // H100 (883c118, d9a190f) and the H200 (3f0b89c): bf16 8192x8192x1024 0.253 ms against
-        // cuBLAS's 0.220 on the H100 (0.221 vs 0.215 on the H200), bf16 -> bf16 0.243 against
-        // 0.189, 8192^3 1.402 against cuBLASLt's 1.404 (H200: 1.464 vs cuBLAS 1.373). The
-        // ping-pong schedule's earlier lead at k <= 2048 (H200, 82e71e2) did not hold in later
-        // runs. A tuning cache (docs/tuning.md) still picks it where it times faster.
-        .rank<80>()
+        // Above the vendor rungs only for large 16-bit products with an f32 C at 1024 <= k <= 2048
+        // (sm90_tma_wgmma_pref); elsewhere below both, as the bench rows measured it. A tuning
+        // cache (docs/tuning.md) still picks it where it times faster.
+        .rank(sm90_tma_wgmma_pref)
         .launch(gemm_launch_sm90_tma_wgmma),
     // cuBLAS measured fastest for every type on the H200 (docs/notes/gemm.md), so auto ranks it
     // first; an own rung moves above it only after the bench shows it faster.
