@@ -14,14 +14,15 @@
 
 namespace {
 
-std::string auto_choice(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
-                        gpuopt_compute_t compute, gpuopt_dtype_t type = GPUOPT_DTYPE_F32) {
+gpuopt::GemmProblem problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
+                            gpuopt_compute_t compute, gpuopt_dtype_t a, gpuopt_dtype_t c) {
   gpuopt::GemmProblem p;
   p.m = m;
   p.n = n;
   p.k = k;
   p.batch = batch;
-  p.a_type = p.c_type = type;
+  p.a_type = a;
+  p.c_type = c;
   p.compute = compute;
   p.lda = m;
   p.ldb = k;
@@ -29,6 +30,12 @@ std::string auto_choice(std::int64_t m, std::int64_t n, std::int64_t k, std::int
   p.stride_a = m * k;
   p.stride_b = k * n;
   p.stride_c = m * n;
+  return p;
+}
+
+std::string auto_choice(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
+                        gpuopt_compute_t compute, gpuopt_dtype_t type = GPUOPT_DTYPE_F32) {
+  const gpuopt::GemmProblem p = problem(m, n, k, batch, compute, type, type);
   int count = 0;
   const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
   for (int cc : {80, 90}) {
@@ -64,14 +71,7 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
 // products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048 (measured ahead there).
 int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
               gpuopt_dtype_t c) {
-  gpuopt::GemmProblem p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.batch = batch;
-  p.a_type = a;
-  p.c_type = c;
-  p.compute = GPUOPT_COMPUTE_F32;
+  const gpuopt::GemmProblem p = problem(m, n, k, batch, GPUOPT_COMPUTE_F32, a, c);
   int count = 0;
   const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
   for (int i = 0; i < count; ++i)
