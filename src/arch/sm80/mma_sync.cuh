@@ -37,5 +37,17 @@ __device__ __forceinline__ void mma_m16n8k16_f64(double (&c)[4], const double (&
         "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 
+// Zeroes a warp tile's accumulator fragments (any element type and fragment grid): the start of
+// every mma.sync main loop (f64_tensorcore's DMMA tiles, GDN's tf32 tiles).
+template <class T, int kM, int kN, int kV>
+__device__ __forceinline__ void zero_fragments(T (&acc)[kM][kN][kV]) {
+#pragma unroll
+  for (int i = 0; i < kM; ++i)
+#pragma unroll
+    for (int j = 0; j < kN; ++j)
+#pragma unroll
+      for (int v = 0; v < kV; ++v) acc[i][j][v] = T(0);
+}
+
 }  // namespace sm80
 }  // namespace gpuopt

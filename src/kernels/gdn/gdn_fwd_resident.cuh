@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kResThreads, 1)
   load(0);
   sm80::cp_async_commit_group();
   float acc[4][4][4];
-  zero_acc(acc);
+  sm80::zero_fragments(acc);
   for (int s = 0; s < steps; ++s) {
     sm80::cp_async_wait_group<0>();
     __syncthreads();  // step s visible to all; every warp is done with step s - 1's slot

@@ -230,15 +230,6 @@ __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int 
   }
 }
 
-__device__ __forceinline__ void zero_acc(float (&acc)[4][4][4]) {
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
-}
-
 // Two adjacent elements of a row, and 8-byte loads/stores of them when `pair` (the even element
 // index is 8-byte aligned); `two` false: only the first exists.
 struct Two {
@@ -302,7 +293,7 @@ __device__ __forceinline__ void gdn_mma_tile(const MmaArgs& args, const Epi& epi
   };
 
   float acc[4][4][4];
-  zero_acc(acc);
+  sm80::zero_fragments(acc);
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {

@@ -361,16 +361,6 @@ __device__ __forceinline__ void store_tile(const Params& prm, const double (&acc
   }
 }
 
-// Zeroes the accumulators of a warp tile.
-__device__ __forceinline__ void zero_acc(double (&acc)[4][4][4]) {
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0;
-}
-
 // Slices 0..2 of step ks: slice am's MMAs with the L fragment of slice am + 1 loading meanwhile
 // (af double-buffered); after(am) runs behind each slice's MMAs (the one-role kernel's refill).
 template <bool kK16, class FL, class After>
@@ -424,7 +414,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) f64_mma_kernel(const Params 
 
   for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
     double acc[4][4][4];
-    zero_acc(acc);
+    sm80::zero_fragments(acc);
 
     const int KT = prm.k_tiles;
     if (KT > 0) {

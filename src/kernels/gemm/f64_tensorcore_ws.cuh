@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(Cfg::kThreads + kProducerThreads, 1)
   int it = 0;  // k tiles consumed so far
   for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
     double acc[4][4][4];
-    zero_acc(acc);
+    sm80::zero_fragments(acc);
 
     if (KT > 0) {
       int stage = it % kS;

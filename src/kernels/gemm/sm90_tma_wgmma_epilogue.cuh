@@ -20,12 +20,14 @@ namespace sm90 {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-// This consumer warp's staging buffer of the staged epilogue (the warps of a consumer's box
-// pair, 2 w and 2 w + 1, own 4 contiguous KiB: epilogue_staged_swap).
+// The staging buffer of the staged epilogue of warp `warp` (0..3, default: the calling one) of
+// a consumer (the warps of a box pair, 2 w and 2 w + 1, own 4 contiguous KiB:
+// epilogue_staged_swap).
 template <class K>
-__device__ __forceinline__ std::uint32_t epi_buf(const KernelSmem& sm, int consumer) {
+__device__ __forceinline__ std::uint32_t epi_buf(const KernelSmem& sm, int consumer,
+                                                 int warp = (threadIdx.x >> 5) & 3) {
   static_assert(K::kEpiStaged, "no staging buffers in this configuration");
-  return sm.epi + (consumer * 4 + ((threadIdx.x >> 5) & 3)) * kEpiWarpBytes;
+  return sm.epi + (consumer * 4 + warp) * kEpiWarpBytes;
 }
 
 // Writes a 64 x (8 kJ) accumulator block (one m64n256 or m64n128 wgmma's D). Accumulator layout
@@ -196,8 +198,7 @@ __device__ __forceinline__ bool epilogue_regp_staged(const float (&d)[128], cons
   if constexpr (K::kSwap) {
     // named barriers 4 + 2 consumer + box (1, 2: ping-pong's; 3: Q split's)
     const std::uint32_t bar = 4 + 2 * consumer + (warp >> 1);
-    epilogue_staged_swap(d, p, x0, y0, tc.b, sm.epi + (consumer * 4 + (warp & 2)) * kEpiWarpBytes,
-                         bar);
+    epilogue_staged_swap(d, p, x0, y0, tc.b, epi_buf<K>(sm, consumer, warp & 2), bar);
   } else {
     epilogue_staged<TOut, 32, true>(d, p, x0, y0, tc.b, epi_buf<K>(sm, consumer));
   }

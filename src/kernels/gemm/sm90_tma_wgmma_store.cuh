@@ -36,7 +36,8 @@ __device__ __forceinline__ __half float_to_out<__half>(float v) {
   return __float2half_rn(v);
 }
 
-// Two rows of a 16-bit C as one 32-bit word (the first in the low half), rounded as store_pair.
+// Two adjacent elements of a 16-bit C as one 32-bit word (the first in the low half), rounded
+// to nearest even; unpack_pair is its inverse.
 template <class TOut>
 __device__ __forceinline__ std::uint32_t pack_pair(float v0, float v1) {
   static_assert(sizeof(TOut) == 2, "16-bit output types");
@@ -49,6 +50,19 @@ __device__ __forceinline__ std::uint32_t pack_pair(float v0, float v1) {
     memcpy(&w, &h, 4);
   }
   return w;
+}
+template <class TOut>
+__device__ __forceinline__ float2 unpack_pair(std::uint32_t w) {
+  static_assert(sizeof(TOut) == 2, "16-bit output types");
+  if constexpr (std::is_same<TOut, __nv_bfloat16>::value) {
+    __nv_bfloat162 h;
+    memcpy(&h, &w, 4);
+    return __bfloat1622float2(h);
+  } else {
+    __half2 h;
+    memcpy(&h, &w, 4);
+    return __half22float2(h);
+  }
 }
 
 // Stores rows i and i + 1 (valid of them: 0, 1 or 2) of one column of C at ptr:
@@ -67,22 +81,14 @@ __device__ __forceinline__ void store_pair(TOut* ptr, float v0, float v1, int va
         v1 = fmaf(beta, c.y, v1);
       }
       *q = make_float2(v0, v1);
-    } else if constexpr (std::is_same<TOut, __nv_bfloat16>::value) {
-      __nv_bfloat162* q = reinterpret_cast<__nv_bfloat162*>(ptr);
-      if constexpr (kReadC) {
-        const float2 c = __bfloat1622float2(*q);
-        v0 = fmaf(beta, c.x, v0);
-        v1 = fmaf(beta, c.y, v1);
-      }
-      *q = __floats2bfloat162_rn(v0, v1);
     } else {
-      __half2* q = reinterpret_cast<__half2*>(ptr);
+      std::uint32_t* q = reinterpret_cast<std::uint32_t*>(ptr);
       if constexpr (kReadC) {
-        const float2 c = __half22float2(*q);
+        const float2 c = unpack_pair<TOut>(*q);
         v0 = fmaf(beta, c.x, v0);
         v1 = fmaf(beta, c.y, v1);
       }
-      *q = __floats2half2_rn(v0, v1);
+      *q = pack_pair<TOut>(v0, v1);
     }
     return;
   }
