@@ -54,6 +54,7 @@ GPUOPT_API gpuopt_status_t gpuopt_context_create(int device, gpuopt_context_t* o
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
     if (!gpuopt::deviceless_active()) {
       GPUOPT_TRY_CUDA(cudaFree(nullptr), fn, "initializing the device's primary context");
+      ctx->primary = gpuopt::primary_context_of(device);
       ctx->ordered.supported = gpuopt::memory_pools_supported(device);
     }
     GPUOPT_TRY(apply_env_variants(fn, *ctx));

@@ -18,10 +18,31 @@ gpuopt_status_t check_context(const char* fn, gpuopt_context_t ctx, const char* 
 
 gpuopt_status_t make_current(const char* fn, const Context& ctx) {
   if (deviceless_active()) return GPUOPT_SUCCESS;
+  // The per-call case: the calling thread's current context is the device's primary context, so
+  // the runtime's current device is ctx.device (the runtime follows the driver's current
+  // context). One thread-local read in the driver instead of cudaGetDevice (docs/notes/latency.md).
+  if (ctx.primary) {
+    const auto get_current = driver_api().cuCtxGetCurrent;
+    CUcontext now = nullptr;
+    if (get_current && get_current(&now) == CUDA_SUCCESS && now == ctx.primary)
+      return GPUOPT_SUCCESS;
+  }
   int cur = -1;
   if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx.device)
     GPUOPT_TRY_CUDA(cudaSetDevice(ctx.device), fn, "cudaSetDevice");
   return GPUOPT_SUCCESS;
+}
+
+void* primary_context_of(int device) {
+  const DriverApi& d = driver_api();
+  if (!d.cuDeviceGet || !d.cuDevicePrimaryCtxRetain || !d.cuDevicePrimaryCtxRelease) return nullptr;
+  CUdevice dev = 0;
+  CUcontext primary = nullptr;
+  if (d.cuDeviceGet(&dev, device) != CUDA_SUCCESS ||
+      d.cuDevicePrimaryCtxRetain(&primary, dev) != CUDA_SUCCESS)
+    return nullptr;
+  d.cuDevicePrimaryCtxRelease(dev);  // the runtime keeps its own reference
+  return primary;
 }
 
 bool in_compressible_range(Context& ctx, const void* p, std::size_t bytes) {

@@ -20,6 +20,9 @@
 
 struct gpuopt_context_s {
   int device = 0;
+  // The device's primary context (a CUcontext; nullptr without the driver entries): make_current
+  // answers from one cuCtxGetCurrent when it is current. Set at creation, never changed.
+  void* primary = nullptr;
   gpuopt_device_info_t info{};
   gpuopt::DeviceDesc desc{};
   std::array<std::atomic<int>, gpuopt::kOpCount> forced{};  // -1: auto
@@ -45,8 +48,14 @@ using Context = gpuopt_context_s;
 // Validates a context handle argument.
 gpuopt_status_t check_context(const char* fn, gpuopt_context_t ctx, const char* arg = "ctx");
 
-// Makes the context's device current for the calling thread (cheap when it already is).
+// Makes the context's device current for the calling thread (cheap when it already is: one
+// cuCtxGetCurrent compared with ctx.primary; else cudaGetDevice, and cudaSetDevice when the
+// device differs).
 gpuopt_status_t make_current(const char* fn, const Context& ctx);
+
+// The primary context (CUcontext) of `device`, or nullptr when the driver cannot name it. The
+// handle is only compared, never used to launch: the runtime holds the context itself.
+void* primary_context_of(int device);
 
 // True when [p, p + bytes) lies inside a compressible buffer of this context that the driver
 // really compressed.

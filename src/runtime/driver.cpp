@@ -42,6 +42,9 @@ DriverApi load_all() {
   load("cuKernelGetFunction", d.cuKernelGetFunction);
   load("cuCtxGetCurrent", d.cuCtxGetCurrent);
   load("cuCtxGetId", d.cuCtxGetId);
+  load("cuDeviceGet", d.cuDeviceGet);
+  load("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
+  load("cuDevicePrimaryCtxRelease", d.cuDevicePrimaryCtxRelease);
   return d;
 }
 

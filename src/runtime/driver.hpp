@@ -31,6 +31,10 @@ struct DriverApi {
   decltype(&::cuKernelGetFunction) cuKernelGetFunction = nullptr;
   decltype(&::cuCtxGetCurrent) cuCtxGetCurrent = nullptr;
   decltype(&::cuCtxGetId) cuCtxGetId = nullptr;
+  // Optional: a device's primary context handle (make_current's per-call check); nullptr if absent.
+  decltype(&::cuDeviceGet) cuDeviceGet = nullptr;
+  decltype(&::cuDevicePrimaryCtxRetain) cuDevicePrimaryCtxRetain = nullptr;
+  decltype(&::cuDevicePrimaryCtxRelease) cuDevicePrimaryCtxRelease = nullptr;
 };
 
 // The driver API, loaded once per process (loaded == false when the driver lacks an entry).

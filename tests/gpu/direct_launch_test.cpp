@@ -2,7 +2,9 @@
 // launched through the driver on its function in the current context, never through the
 // runtime's fallback, and stays right when that context goes away: after cudaDeviceReset() the
 // device's primary context is new (a new context ID), so a function cached for the old one must
-// not be launched. On two devices, each device's context gets its own function.
+// not be launched. On two devices, each device's context gets its own function, and a context
+// used while the caller's current device is the other one still runs on its own device
+// (make_current: the per-call cuCtxGetCurrent check misses and the device is set).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -89,6 +91,41 @@ TEST_F(DirectLaunch, EachDeviceGetsItsOwnFunction) {
   if (devices_ < 2) GTEST_SKIP() << "needs two devices, found " << devices_;
   for (int round = 0; round < 2; ++round)
     for (int d = 0; d < 2; ++d) axpy_once(d, 4096 + 3);
+  expect_no_fallback();
+}
+
+TEST_F(DirectLaunch, AContextRunsOnItsDeviceWhateverTheCallerMadeCurrent) {
+  if (devices_ < 2) GTEST_SKIP() << "needs two devices, found " << devices_;
+  const std::int64_t n = 4096 + 5;
+  gpuopt_context_t ctx[2] = {};
+  gpuopt_stream_t s[2] = {};
+  float* d[2] = {};
+  for (int dev = 0; dev < 2; ++dev) {
+    ASSERT_EQ(cudaSetDevice(dev), cudaSuccess);
+    ASSERT_GPUOPT_OK(gpuopt_context_create(dev, &ctx[dev]));
+    ASSERT_GPUOPT_OK(gpuopt_stream_create(ctx[dev], &s[dev]));
+    ASSERT_EQ(cudaMalloc(&d[dev], 2 * n * sizeof(float)), cudaSuccess);
+    std::vector<float> init(2 * n, 1.0f);  // x then y, all ones
+    ASSERT_EQ(cudaMemcpy(d[dev], init.data(), init.size() * sizeof(float), cudaMemcpyHostToDevice),
+              cudaSuccess);
+  }
+  // Each call is made with the other device current; four rounds alternate the devices.
+  for (int round = 0; round < 4; ++round) {
+    const int dev = round % 2;
+    ASSERT_EQ(cudaSetDevice(1 - dev), cudaSuccess);
+    ASSERT_GPUOPT_OK(
+        gpuopt_axpy(ctx[dev], s[dev], GPUOPT_DTYPE_F32, n, 1.0, d[dev], 1, d[dev] + n, 1));
+  }
+  for (int dev = 0; dev < 2; ++dev) {
+    ASSERT_GPUOPT_OK(gpuopt_stream_synchronize(s[dev]));
+    std::vector<float> y(n);
+    ASSERT_EQ(cudaMemcpy(y.data(), d[dev] + n, n * sizeof(float), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 3.0f) << "device " << dev << ", " << i;
+    EXPECT_EQ(cudaFree(d[dev]), cudaSuccess);
+    EXPECT_GPUOPT_OK(gpuopt_stream_destroy(s[dev]));
+    EXPECT_GPUOPT_OK(gpuopt_context_destroy(ctx[dev]));
+  }
   expect_no_fallback();
 }
 
