@@ -94,6 +94,13 @@ std::vector<GemmCase> sweep_cases() {
                  8, 16, 32);
   tt.sampled = true;
   v.push_back(tt);
+  // NN and TT, 16-byte aligned, strided batches: f32 warptiled_cpasync loads its k-tiles inside
+  // K without k tests (nine whole 16-deep tiles, then 11 left: a partial 16-byte vector), with m
+  // and n past a tile edge and not multiples of the vector width.
+  v.push_back(with_batch(with_ld(make("whole k-tiles NN", N, N, 263, 259, 155, 0.75, 0.0), 0, 0, 0),
+                         2, 8, 16, 8));
+  v.push_back(with_batch(with_ld(make("whole k-tiles TT", T, T, 259, 263, 155, -1.0, 0.5), 0, 0, 0),
+                         2, 16, 8, 8));
   // Skinny.
   v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
   v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));

@@ -17,13 +17,16 @@
 // tile kt is computed; every thread commits one group per iteration (possibly empty, never in
 // divergent code), then wait_group(STAGES - 2) and __syncthreads before a stage is read; the
 // register-staged tile goes to the stage read in iteration kt - 1, free after that barrier.
+// NN and TT (kFullTiles): while the tile being loaded lies entirely inside K, a loop of its own
+// loads it with no k tests (predicated 16-byte loads, zero-fill only at the mn edge); the
+// partial last tile and the drain run the general loop.
 // Tiles are visited in groups of 8 tile rows for L2 reuse. Needs A, B, C, leading dimensions
 // and batch strides 16-byte aligned (can_implement refuses otherwise; auto dispatch then takes
 // register_blocked). Exact f32 / f64, every transpose, tails by predication, batches along
 // grid.z.
-// Measured (H200, harness beside cublasGemmEx 32F_PEDANTIC, same process, medians of 10): f32
-// 4096^3 NN 48.0 TFLOP/s (0.94 of cuBLAS), NT 0.93, TN 0.94, TT 0.99; 8192^3 NN 48.5 (0.95);
-// 8192x8192x1024 0.94; batched 512 x 256^3 0.93 (docs/notes/gemm-sgemm.md, tuning log).
+// Measured (H100, harness beside cuBLAS's exact-f32 calls, same process, interleaved, medians of
+// 25 / 9): f32 4096^3 NN 48.7 TFLOP/s (0.96 of cuBLAS), NT 0.94, TN 0.95, TT 1.01; 8192^3 NN
+// 49.4 (0.96); 8192x8192x1024 0.97; batched 512 x 256^3 0.95 (docs/notes/gemm-sgemm.md).
 // Tuning knobs: WtCfg / WtPick below.
 #include <cstddef>
 #include <type_traits>
@@ -42,7 +45,9 @@ using gemm_io::kVecWidth;
 
 // kRegK / kRegMN: K- / MN-contiguous operands go through registers (16-byte global loads,
 // stored after the compute; K-contiguous ones transposed as kRegRows-element vectors) instead
-// of cp.async. WtCfg<T> serves every layout of T unless WtPick below says otherwise.
+// of cp.async. kFullTiles: k-tiles entirely inside K are loaded without k tests (load_full; the
+// loaders of kLoadMnAsync and kLoadKRegs have it). WtCfg<T> serves every layout of
+// T unless WtPick below says otherwise.
 template <class T>
 struct WtCfg;
 template <>
@@ -52,9 +57,16 @@ struct WtCfg<float> {  // f32, both operands MN-contiguous (A N, B T)
   static constexpr int kStages = 3, kMinBlocks = 2;
   static constexpr bool kRegK = true, kRegMN = false;
   static constexpr int kRegRows = 2;
+  static constexpr bool kFullTiles = false;
 };
-struct WtCfgF32Wide : WtCfg<float> {  // f32 with a K-contiguous operand: 2x4 warps, 1 block/SM
+// f32 with a K-contiguous operand: 2x4 warps, 1 block/SM. kFullTiles measured per layout (H100,
+// ratio to cuBLAS without -> with): NN 0.943 -> 0.959, TT 0.999 -> 1.011, TN (both operands
+// K-contiguous) 0.945 -> 0.803, NT (WtCfg<float>) 0.935 -> 0.882; so NN and TT only.
+struct WtCfgF32Wide : WtCfg<float> {
   static constexpr int kBN = 256, kMinBlocks = 1;
+};
+struct WtCfgF32WideFull : WtCfgF32Wide {
+  static constexpr bool kFullTiles = true;
 };
 template <>
 struct WtCfg<double> {
@@ -63,6 +75,7 @@ struct WtCfg<double> {
   static constexpr int kStages = 3, kMinBlocks = 2;
   static constexpr bool kRegK = false, kRegMN = false;
   static constexpr int kRegRows = 1;
+  static constexpr bool kFullTiles = false;
 };
 
 // The configuration of one element type and operand layout pair (kAK: A K-contiguous, i.e.
@@ -73,7 +86,8 @@ struct WtPick {
 };
 template <bool kAK, bool kBK>
 struct WtPick<float, kAK, kBK> {
-  using type = std::conditional_t<kAK || kBK, WtCfgF32Wide, WtCfg<float>>;
+  using type = std::conditional_t<kAK != kBK, WtCfgF32WideFull,
+                                  std::conditional_t<kAK, WtCfgF32Wide, WtCfg<float>>>;
 };
 
 // Derived shape of a configuration.
@@ -124,8 +138,9 @@ struct MnVectorWalk {
     mn_in = rem >= kW ? static_cast<int>(kW * kScale)
             : rem > 0 ? static_cast<int>(rem * kScale)
                       : 0;
-    ld = ld_;
-    ptr = X + (mn0 + mn_t) + kk_t * ld_;
+    // A vector outside the operand copies nothing from a fixed valid address (X itself).
+    ld = mn_in ? ld_ : 0;
+    ptr = mn_in ? X + (mn0 + mn_t) + kk_t * ld_ : X;
     k_left = k_ext - kk_t;
     soff = kk_t * LDS + mn_t;
   }
@@ -150,6 +165,15 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadMnAsync, kP>
       const int bytes = this->k_left > e * Walk::kKStep ? this->mn_in : 0;
       const T* src = bytes ? this->ptr + e * Walk::kKStep * this->ld : safe;
       sm80::cp_async_cg16_zfill(stage + this->soff + e * Walk::kKStep * LDS, src, bytes);
+    }
+    this->advance();
+  }
+  // A k-tile entirely inside K: no k tests.
+  __device__ __forceinline__ void load_full(T* stage) {
+#pragma unroll
+    for (int e = 0; e < Walk::kIters; ++e) {
+      sm80::cp_async_cg16_zfill(stage + this->soff + e * Walk::kKStep * LDS,
+                                this->ptr + e * Walk::kKStep * this->ld, this->mn_in);
     }
     this->advance();
   }
@@ -238,6 +262,28 @@ struct AsyncLoader<T, BMN, BK, THREADS, LDS, kLoadKRegs, kP> {
     ptr = X + kk_t + (mn0 + mn_t) * ld_;
     k_left = k_ext - kk_t;
     soff = kk_t * LDS + mn_t;
+#pragma unroll
+    for (int r = 0; r < kPasses; ++r) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+#pragma unroll
+        for (int w = 0; w < W; ++w) v[r][p][w] = T(0);
+      }
+    }
+  }
+
+  // A k-tile entirely inside K: one predicated vector load per row, no k tests and no branch.
+  // A row outside the operand keeps its zeros (it only feeds rows / columns of C never stored).
+  __device__ __forceinline__ void load_full(T*) {
+#pragma unroll
+    for (int r = 0; r < kPasses; ++r) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        if ((row_ok >> (r * P + p)) & 1u) gemm_io::ld_vec(v[r][p], ptr + (r * kRowsPass + p) * ld);
+      }
+    }
+    ptr += BK;
+    k_left -= BK;
   }
 
   __device__ __forceinline__ void load(T*, const T*) {
@@ -351,32 +397,34 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
     for (int j = 0; j < TN; ++j) acc[i][j] = T(0);
   }
 
+  // Tiles 0 .. kfull - 1 lie entirely inside K: with kFullTiles they load without k tests.
+  const i64 kfull = a.k / BK;
+  auto load_tile = [&](T* st, i64 t) {
+    if constexpr (Cfg::kFullTiles) {
+      if (t < kfull) {
+        la.load_full(st);
+        lb.load_full(st + BK * LDA);
+        return;
+      }
+    }
+    la.load(st, a.A);
+    lb.load(st + BK * LDA, a.B);
+  };
+
   // Prologue: stages 0 .. STAGES - 2 in flight (one commit group each, possibly empty).
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < ktiles) {
       T* st = smem + s * S::kStageElems;
-      la.load(st, a.A);
-      lb.load(st + BK * LDA, a.B);
+      load_tile(st, s);
       la.store(st);
       lb.store(st + BK * LDA);
     }
     sm80::cp_async_commit_group();
   }
 
-  int read_stage = 0, write_stage = STAGES - 1;
-  for (i64 kt = 0; kt < ktiles; ++kt) {
-    sm80::cp_async_wait_group<STAGES - 2>();  // this thread's copies of tile kt have landed
-    __syncthreads();  // everyone's have; and everyone is done with tile kt - 1's stage
-    const bool more = kt + STAGES - 1 < ktiles;
-    T* const wst = smem + write_stage * S::kStageElems;
-    if (more) {
-      la.load(wst, a.A);
-      lb.load(wst + BK * LDA, a.B);
-    }
-    sm80::cp_async_commit_group();
-
-    const T* As = smem + read_stage * S::kStageElems;
+  // The inner product of one stage into acc.
+  auto compute = [&](const T* As) {
     const T* Bs = As + BK * LDA;
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
@@ -393,6 +441,40 @@ __global__ void __launch_bounds__(WtShape<T, Cfg>::kThreads, Cfg::kMinBlocks)
         for (int j = 0; j < TN; ++j) acc[i][j] = fma(af[i], bf[j], acc[i][j]);
       }
     }
+  };
+
+  int read_stage = 0, write_stage = STAGES - 1;
+  i64 kt = 0;
+  if constexpr (Cfg::kFullTiles) {
+    // Steady state: the tile loaded in each iteration (kt + STAGES - 1) is a full one.
+    for (; kt + STAGES - 1 < kfull; ++kt) {
+      sm80::cp_async_wait_group<STAGES - 2>();  // this thread's copies of tile kt have landed
+      __syncthreads();  // everyone's have; and everyone is done with tile kt - 1's stage
+      T* const wst = smem + write_stage * S::kStageElems;
+      // Always true here (kfull <= ktiles), but nvcc cannot tell: the test keeps the loads in a
+      // basic block of their own. In one block with the FMAs, ptxas sinks the register-staged
+      // loads towards their stores (long-scoreboard stalls): 3-7% slower (H100, design page).
+      if (kt + STAGES - 1 < ktiles) {
+        la.load_full(wst);
+        lb.load_full(wst + BK * LDA);
+      }
+      sm80::cp_async_commit_group();
+      compute(smem + read_stage * S::kStageElems);
+      la.store(wst);  // register-staged tiles: stage write_stage was last read in iteration kt - 1
+      lb.store(wst + BK * LDA);
+      read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
+    }
+  }
+  // Every tile without kFullTiles; with it the partial last tile's load and the drain.
+  for (; kt < ktiles; ++kt) {
+    sm80::cp_async_wait_group<STAGES - 2>();  // this thread's copies of tile kt have landed
+    __syncthreads();  // everyone's have; and everyone is done with tile kt - 1's stage
+    const bool more = kt + STAGES - 1 < ktiles;
+    T* const wst = smem + write_stage * S::kStageElems;
+    if (more) load_tile(wst, kt + STAGES - 1);
+    sm80::cp_async_commit_group();
+    compute(smem + read_stage * S::kStageElems);
     if (more) {  // register-staged tiles: stage write_stage was last read in iteration kt - 1
       la.store(wst);
       lb.store(wst + BK * LDA);
