@@ -101,6 +101,18 @@ std::vector<GemmCase> sweep_cases() {
                          2, 8, 16, 8));
   v.push_back(with_batch(with_ld(make("whole k-tiles TT", T, T, 259, 263, 155, -1.0, 0.5), 0, 0, 0),
                          2, 16, 8, 8));
+  // More 128 x 128 tiles (16 x 12 = 192) than an H100 / H200 has SMs, with a partial last wave:
+  // f64_tensorcore's warp-specialized kernel runs the leftover tiles as stream-K parts (2 or more
+  // blocks per tile adding into C in k order; the k tail in the last part). beta != 0, and TT
+  // (C^T store) with beta = 0 over the poisoned C.
+  GemmCase sk =
+      with_ld(make("2000x1500x1001 stream-K", N, N, 2000, 1500, 1001, 0.75, -0.5), 0, 0, 0);
+  sk.sampled = true;
+  v.push_back(sk);
+  GemmCase sk_tt =
+      with_ld(make("1500x2000x1001 TT stream-K", T, T, 1500, 2000, 1001, -1.25, 0.0), 0, 0, 8);
+  sk_tt.sampled = true;
+  v.push_back(sk_tt);
   // Skinny.
   v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
   v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));

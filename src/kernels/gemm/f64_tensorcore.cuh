@@ -305,17 +305,24 @@ struct FragR {
 };
 
 // Tile order: groups of kGroup tile-rows, m fastest, so concurrent blocks share panels in L2.
-// m0, n0: the block's first row and column of D.
+// m0, n0: the first row and column of D of tile `tile` (0 .. tiles_m * tiles_n - 1).
 template <class Cfg>
-__device__ __forceinline__ void tile_origin(const Params& prm, long long& m0, long long& n0) {
+__device__ __forceinline__ void tile_origin_of(const Params& prm, int tile, long long& m0,
+                                               long long& n0) {
   constexpr int kGroup = Cfg::kGroup;
   const int per_group = kGroup * prm.tiles_n;
-  const int grp = static_cast<int>(blockIdx.x) / per_group;
+  const int grp = tile / per_group;
   const int first_m = grp * kGroup;
   const int gsize = min(prm.tiles_m - first_m, kGroup);
-  const int local = static_cast<int>(blockIdx.x) - grp * per_group;
+  const int local = tile - grp * per_group;
   m0 = static_cast<long long>(first_m + local % gsize) * Cfg::kBM;
   n0 = static_cast<long long>(local / gsize) * Cfg::kBN;
+}
+
+// The tile of this block (one block per tile).
+template <class Cfg>
+__device__ __forceinline__ void tile_origin(const Params& prm, long long& m0, long long& n0) {
+  tile_origin_of<Cfg>(prm, static_cast<int>(blockIdx.x), m0, n0);
 }
 
 // Epilogue: acc[am][an][2e + f] is D(i0 + 16 am + e, j0 + 8 an + f), i0 = m0 + wm0 + 2g,

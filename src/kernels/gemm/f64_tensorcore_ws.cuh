@@ -13,10 +13,17 @@
 // 0.858 for the one-role kernel in the same run; DMMA pipe 94.3 % busy (one-role 89.0 %, cuBLAS
 // 97.8 %). Bench (H100, 8af202a): best own / cuBLAS 0.973 at 4096^3 and 0.984 at 8192^3 re-timed
 // interleaved (single rows 1.012 and 1.056), against 0.922 / 0.927 for the one-role kernel.
+// Stream-K tail (f64_stream_k.hpp): with more tiles than SMs, the tiles of the last partial wave
+// are cut along k over up to one block per SM, the parts added into C in k order through a flag
+// per tile in the stream's op workspace (deterministic). H100, interleaved: 4096 NN 0.978-0.996
+// -> 1.001-1.011, 8192 NN 0.947-0.950 -> 0.973-0.977 of cuBLAS.
 // Design notes: docs/notes/gemm-f64.md.
 #pragma once
+#include "arch/sm90/gpu_flag.cuh"
 #include "arch/sm90/mbarrier.cuh"
+#include "arch/sm90/named_barrier.cuh"
 #include "arch/sm90/registers.cuh"
+#include "kernels/gemm/f64_stream_k.hpp"
 #include "kernels/gemm/f64_tensorcore_launch.cuh"
 
 namespace gpuopt {
@@ -31,7 +38,7 @@ constexpr int kWsProducerRegs = 24, kWsConsumerRegs = 240;
 // the two MMA warpgroups (128 kProdRegs + 256 kConsRegs <= 65536).
 template <class Cfg, bool kLK, bool kRK, bool kSwap, int kProdRegs, int kConsRegs>
 __global__ void __launch_bounds__(Cfg::kThreads + kProducerThreads, 1)
-    f64_ws_kernel(const Params prm) {
+    f64_ws_kernel(const Params prm, const StreamK sk) {
   static_assert(Cfg::kThreads == 256 && Cfg::kBK % 16 == 0, "two MMA warpgroups");
   static_assert(kProducerThreads * kProdRegs + Cfg::kThreads * kConsRegs <= 65536, "register file");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -51,32 +58,39 @@ __global__ void __launch_bounds__(Cfg::kThreads + kProducerThreads, 1)
     sm90::mbar_init_fence();
   }
   __syncthreads();
+  // This block's segments (one whole tile, or stream-K parts: f64_stream_k.hpp).
+  auto segment = [&](int j, Segment& sg) {
+    return stream_k_segment(sk, static_cast<long long>(prm.tiles_m) * prm.tiles_n, prm.k_tiles,
+                            static_cast<int>(blockIdx.x), j, sg);
+  };
 
-  const int KT = prm.k_tiles;
   if (threadIdx.x < kProducerThreads) {
     // Producer: each thread runs the loaders of two of Cfg's 256 loader threads.
     sm90::setmaxnreg_dec<kProdRegs>();
-    long long m0, n0;
-    tile_origin<Cfg>(prm, m0, n0);
-    const bool in_l = m0 + Cfg::kBM <= prm.mk, in_r = n0 + Cfg::kBN <= prm.nk;
     int it = 0;  // k tiles loaded so far (stage it % kS, round it / kS)
     for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
       const double* gL = prm.L + z * prm.stride_l;
       const double* gR = prm.R + z * prm.stride_r;
-      for (int kt = 0; kt < KT; ++kt, ++it) {
-        const int st = it % kS;
-        sm90::mbar_wait(empty(st), ((it / kS) & 1) ^ 1);
-        double* part = smem + st * Lay::kStageDoubles;
+      Segment sg;
+      for (int j = 0; segment(j, sg); ++j) {
+        long long m0, n0;
+        tile_origin_of<Cfg>(prm, sg.tile, m0, n0);
+        const bool in_l = m0 + Cfg::kBM <= prm.mk, in_r = n0 + Cfg::kBN <= prm.nk;
+        for (int kt = sg.kb; kt < sg.ke; ++kt, ++it) {
+          const int st = it % kS;
+          sm90::mbar_wait(empty(st), ((it / kS) & 1) ^ 1);
+          double* part = smem + st * Lay::kStageDoubles;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int vt = fresh_tid() + h * kProducerThreads;
-          load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(
-              part, gL, prm.ldl, m0, prm.mk, prm.k, kt, in_l && kt < prm.k_full, prm.L, vt);
-          load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
-              part + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt, in_r && kt < prm.k_full,
-              prm.R, vt);
+          for (int h = 0; h < 2; ++h) {
+            const int vt = fresh_tid() + h * kProducerThreads;
+            load_tile<Cfg, kLK, Cfg::kBM, Lay::kPitchL, Lay::kBlocked>(
+                part, gL, prm.ldl, m0, prm.mk, prm.k, kt, in_l && kt < prm.k_full, prm.L, vt);
+            load_tile<Cfg, kRK, Cfg::kBN, Lay::kPitchR, Lay::kBlocked>(
+                part + Lay::kLDoubles, gR, prm.ldr, n0, prm.nk, prm.k, kt, in_r && kt < prm.k_full,
+                prm.R, vt);
+          }
+          sm90::cp_async_mbar_arrive_noinc(full(st));
         }
-        sm90::cp_async_mbar_arrive_noinc(full(st));
       }
     }
     sm80::cp_async_commit_group();  // (the copies are in no group yet) then wait for all
@@ -96,63 +110,102 @@ __global__ void __launch_bounds__(Cfg::kThreads + kProducerThreads, 1)
   fr.init(wn0, g, t);
   int it = 0;  // k tiles consumed so far
   for (long long z = blockIdx.z; z < prm.batch; z += gridDim.z) {
-    double acc[4][4][4];
-    sm80::zero_fragments(acc);
+    Segment sg;
+    for (int j = 0; segment(j, sg); ++j) {
+      double acc[4][4][4];
+      sm80::zero_fragments(acc);
+      const int nk = sg.ke - sg.kb;
 
-    if (KT > 0) {
-      int stage = it % kS;
-      sm90::mbar_wait(full(stage), (it / kS) & 1);
-      double af[2][8], bf[4][4];
-      const double* sL = smem + stage * Lay::kStageDoubles;
-      const double* sR = sL + Lay::kLDoubles;
+      if (nk > 0) {
+        int stage = it % kS;
+        sm90::mbar_wait(full(stage), (it / kS) & 1);
+        double af[2][8], bf[4][4];
+        const double* sL = smem + stage * Lay::kStageDoubles;
+        const double* sR = sL + Lay::kLDoubles;
 #pragma unroll
-      for (int an = 0; an < 4; ++an) fr.load(sR, 0, an, bf[an]);
-      fl.load(sL, 0, 0, af[0]);
+        for (int an = 0; an < 4; ++an) fr.load(sR, 0, an, bf[an]);
+        fl.load(sL, 0, 0, af[0]);
 
-      for (int kt = 0; kt < KT; ++kt) {
+        for (int kt = 0; kt < nk; ++kt) {
 #pragma unroll
-        for (int ks = 0; ks < kSteps; ++ks) {
-          // Slices 0..2: the next slice's L fragment loads during the MMAs.
-          first_slices<true>(acc, af, bf, fl, sL, ks, [](int) {});
-          // Slice 3: fetch the next step's fragments. At the end of the k tile every read of
-          // the stage is issued: release it to the producer, then wait for the next one.
-          const double* nL = sL;
-          const double* nR = sR;
-          int nks = ks + 1;
-          const bool more = ks + 1 < kSteps || kt + 1 < KT;  // (uniform)
-          if (ks + 1 == kSteps) {
-            sm90::mbar_arrive(empty(stage));
-            ++it;
-            stage = stage + 1 == kS ? 0 : stage + 1;
-            if (more) sm90::mbar_wait(full(stage), (it / kS) & 1);
-            nL = smem + stage * Lay::kStageDoubles;
-            nR = nL + Lay::kLDoubles;
-            nks = 0;
+          for (int ks = 0; ks < kSteps; ++ks) {
+            // Slices 0..2: the next slice's L fragment loads during the MMAs.
+            first_slices<true>(acc, af, bf, fl, sL, ks, [](int) {});
+            // Slice 3: fetch the next step's fragments. At the end of the k tile every read of
+            // the stage is issued: release it to the producer, then wait for the next one.
+            const double* nL = sL;
+            const double* nR = sR;
+            int nks = ks + 1;
+            const bool more = ks + 1 < kSteps || kt + 1 < nk;  // (uniform)
+            if (ks + 1 == kSteps) {
+              sm90::mbar_arrive(empty(stage));
+              ++it;
+              stage = stage + 1 == kS ? 0 : stage + 1;
+              if (more) sm90::mbar_wait(full(stage), (it / kS) & 1);
+              nL = smem + stage * Lay::kStageDoubles;
+              nR = nL + Lay::kLDoubles;
+              nks = 0;
+            }
+            last_slice<true>(acc[3], af[0], af[1], bf, fl, fr, nL, nR, nks % kSteps, more, [] {});
+            sL = nL;
+            sR = nR;
           }
-          last_slice<true>(acc[3], af[0], af[1], bf, fl, fr, nL, nR, nks % kSteps, more, [] {});
-          sL = nL;
-          sR = nR;
+        }
+      }
+      long long m0, n0;  // (computed here: not live across the main loop)
+      segment(j, sg);
+      tile_origin_of<Cfg>(prm, sg.tile, m0, n0);
+      const long long i0 = m0 + wm0 + 2 * g, j0 = n0 + wn0 + 2 * t;
+      if (sg.rank < 0) {
+        store_tile<kSwap>(prm, acc, z, i0, j0, nk > 0);
+      } else {
+        // A stream-K part: added into C after the parts of lower k (rank 0 applies beta); the
+        // tile's flag counts the parts written, and the last part sets it back to zero. Named
+        // barrier 1: the 256 MMA threads (the producer may have exited).
+        unsigned* flag = sk.flags + (sg.tile - sk.dp_tiles);
+        if (sg.rank > 0) {
+          if (ctid == 0) sm90::flag_wait_acquire(flag, static_cast<unsigned>(sg.rank));
+          sm90::named_sync(1, Cfg::kThreads);
+        }
+        Params q = prm;
+        if (sg.rank > 0) q.beta = 1.0;
+        store_tile<kSwap>(q, acc, z, i0, j0, true);
+        sm90::named_sync(1, Cfg::kThreads);
+        if (ctid == 0) {
+          sm90::flag_set_release(flag,
+                                 sg.rank == sg.last ? 0u : static_cast<unsigned>(sg.rank + 1));
         }
       }
     }
-    long long m0, n0;  // (computed here: not live across the main loop)
-    tile_origin<Cfg>(prm, m0, n0);
-    store_tile<kSwap>(prm, acc, z, m0 + wm0 + 2 * g, n0 + wn0 + 2 * t, KT > 0);
   }
 #else
   (void)prm;
+  (void)sk;
 #endif
 }
 
-// The warp-specialized kernel for config Cfg (m16n8k16, sm_90a).
+// The warp-specialized kernel for config Cfg (m16n8k16, sm_90a): one block per tile of the
+// full waves, the last partial wave as stream-K parts (f64_stream_k.hpp) when the stream's op
+// workspace holds the flags.
 template <class Cfg>
 struct WsLauncher {
   template <bool kLK, bool kRK, bool kSwap>
   static gpuopt_status_t run(const GemmProblem& p, const ExecEnv& env) {
     static std::atomic<unsigned long long> done{0};
-    return launch_tiles<Cfg>(f64_ws_kernel<Cfg, kLK, kRK, kSwap, kWsProducerRegs, kWsConsumerRegs>,
-                             Cfg::kThreads + kProducerThreads, Layout<Cfg, kLK, kRK>::kSmemBytes,
-                             done, p, kSwap, env);
+    const auto kernel = f64_ws_kernel<Cfg, kLK, kRK, kSwap, kWsProducerRegs, kWsConsumerRegs>;
+    constexpr int kSmem = Layout<Cfg, kLK, kRK>::kSmemBytes;
+    GPUOPT_TRY(ensure_smem(kernel, kSmem, done, env.fn));
+    const Params prm = make_params<Cfg>(p, kSwap);
+    const int sms = env.device ? env.device->sm_count : 0;
+    unsigned* flags = env.workspace && env.workspace_bytes >= sizeof(unsigned) * sms
+                          ? static_cast<unsigned*>(env.workspace)
+                          : nullptr;
+    const StreamKPlan plan = plan_stream_k(static_cast<long long>(prm.tiles_m) * prm.tiles_n,
+                                           prm.k_tiles, prm.batch, sms, flags);
+    const dim3 grid(static_cast<unsigned>(plan.blocks), 1,
+                    static_cast<unsigned>(prm.batch < 65535 ? prm.batch : 65535));
+    kernel<<<grid, Cfg::kThreads + kProducerThreads, kSmem, env.stream>>>(prm, plan.sk);
+    return check_launch(env.fn, "gemm f64_tensorcore kernel launch");
   }
 };
 
