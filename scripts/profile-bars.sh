@@ -124,7 +124,7 @@ JOB_TABLE=(
   "gemm-f64-4096|--op gemm --dtype f64 --sizes 4096 --variants f64_tensorcore"
   "gemm-f32-4096|--op gemm --dtype f32 --sizes 4096 --variants warptiled_cpasync"
   "gemm-bf16-4096|--op gemm --dtype bf16 --sizes 4096 --variants sm90_tma_wgmma"
-  "stencil-3d|--op stencil --variants sm90_zmarch_fwd_chunks"
+  "stencil-3d|--op stencil --variants sm90_zmarch_fwd_pairs"
   "roof-axpy|--op axpy --dtype f32 --sizes 2^27 --variants vec4_blocktile"
   "gdn-sm90_wgmma_fused|--op gdn --variants sm90_wgmma_fused"
   "gdn-sm90_onepass_fused|--op gdn --variants sm90_onepass_fused"

@@ -35,6 +35,8 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
     if (v.rfind("sm90_tma", 0) == 0) return s.dims == 2 && tma;
     if (v == "zmarch_sync") return s.dims == 3;
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
+    if (v == "sm90_zmarch_fwd_pairs")  // 128-byte aligned halo boxes, r <= 4
+      return s.dims == 3 && tma && s.radius <= 4 && (e == 4 ? s.radius % 2 == 0 : s.radius != 1);
     if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;
     return true;  // auto
   }
@@ -64,6 +66,23 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
     ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
     sync();
     EXPECT_TRUE(c.check()) << "auto ran " << last_variant();
+  }
+
+  // Forces variant `name` and runs c `calls` times in a row on the same buffers, the output
+  // poisoned (NaN) before every call: each launch must write every output and must not depend
+  // on what an earlier launch left behind.
+  void run_repeated(StencilCase& c, const std::string& name, int calls) {
+    force(name);
+    for (int call = 0; call < calls; ++call) {
+      SCOPED_TRACE("variant " + name + " call " + std::to_string(call) + ": " +
+                   gput::describe(c.spec()));
+      c.reset_out();
+      ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
+      sync();
+      EXPECT_EQ(last_variant(), name);
+      EXPECT_TRUE(c.check());
+      if (HasFatalFailure()) return;
+    }
   }
 
   static StencilSpec spec2(gpuopt_dtype_t t, int r, gpuopt_boundary_t b, std::int64_t nx,
@@ -143,31 +162,49 @@ TEST_F(Stencil, ZChunksRepeatedCalls) {
     for (int r : {1, 4, 8}) {
       StencilCase c(spec3(t, r, GPUOPT_BOUNDARY_ZERO, 150, 40, 300, 152, 152 * 41), rng_.split());
       c.upload();
-      for (const Variant& v : variants()) {
-        if (!v.available || v.name.rfind("sm90_zmarch_fwd", 0) != 0 || !accepts(v.name, c.spec()))
-          continue;
-        force(v.name);
-        for (int call = 0; call < 3; ++call) {
-          SCOPED_TRACE("variant " + v.name + " call " + std::to_string(call) + ": " +
-                       gput::describe(c.spec()));
-          c.reset_out();
-          ASSERT_GPUOPT_OK(c.run(ctx_, stream_));
-          sync();
-          EXPECT_EQ(last_variant(), v.name);
-          EXPECT_TRUE(c.check());
-          if (HasFatalFailure()) return;
-        }
-      }
+      for (const Variant& v : variants())
+        if (v.available && v.name.rfind("sm90_zmarch_fwd", 0) == 0 && accepts(v.name, c.spec()))
+          run_repeated(c, v.name, 3);
+      if (HasFatalFailure()) return;
     }
   force("auto");
 }
 
+// sm90_zmarch_fwd_pairs (clusters of 2 tiles stacked in y, halo rows multicast): y-tile counts
+// odd (the last cluster's second tile lies past the grid) and even, one tile row (ny below the
+// tile), several z-chunks, odd nx and padded pitches, every radius it takes, f32 and f64, each
+// called twice on a NaN-poisoned output.
+TEST_F(Stencil, PairsClusterEdges) {
+  const std::string pairs = "sm90_zmarch_fwd_pairs";
+  bool available = false;
+  for (const Variant& v : variants()) available = available || (v.name == pairs && v.available);
+  if (!available) GTEST_SKIP() << pairs << " does not run on this device (sm_90a only)";
+  struct Shape {
+    std::int64_t nx, ny, nz, pitch;
+  };
+  const Shape shapes[] = {{203, 77, 45, 208}, {517, 33, 130, 520}, {64, 10, 9, 64},
+                          {100, 48, 70, 104}, {37, 17, 66, 40},    {130, 64, 3, 132}};
+  for (gpuopt_dtype_t t : kTypes)
+    for (int r = 1; r <= 4; ++r)
+      for (const Shape& sh : shapes) {
+        StencilCase c(
+            spec3(t, r, GPUOPT_BOUNDARY_ZERO, sh.nx, sh.ny, sh.nz, sh.pitch, sh.pitch * sh.ny),
+            rng_.split());
+        if (!accepts(pairs, c.spec())) continue;
+        c.upload();
+        run_repeated(c, pairs, 2);
+        if (HasFatalFailure()) return;
+      }
+  force("auto");
+}
+
 // The compute-sanitizer subset (memcheck, racecheck, synccheck): every variant, both types and
-// boundaries, radii 1 and 8, one small 2D and 3D grid each.
+// boundaries, radii 1, 2 (the smallest sm90_zmarch_fwd_pairs takes) and 8, one small 2D and 3D
+// grid each.
 TEST_F(Stencil, SanitizeSubset) {
   for (gpuopt_dtype_t t : kTypes)
     for (gpuopt_boundary_t b : kBoundaries)
-      for (int r : {1, 8}) {
+      for (int r : {1, 2, 8}) {
         run_all(spec2(t, r, b, 37, 29, 40, 43));
         run_all(spec3(t, r, b, 19, 23, 17, 24, 24 * 23 + 4));
         if (HasFatalFailure()) return;

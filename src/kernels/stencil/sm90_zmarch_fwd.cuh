@@ -14,18 +14,31 @@
 // sm90_zmarch_tma: no per-plane block barrier, 14 instead of 24 16-byte shared loads per 8
 // outputs, no queue moves, a y halo of 2r over 32 rows instead of 16.
 //
+// Clusters (cluster_y > 1): the CTAs of a cluster own tiles stacked in y, and the 2r halo rows
+// below CTA k's tile are the halo rows above CTA k + 1's. CTA k's ring sits k * TY rows further
+// into shared memory, so those rows have the same shared offset in both CTAs; each plane is then
+// three boxes: the top 2r rows (CTA 0 only: the others receive them), the middle TY - 2r rows
+// (every CTA) and the bottom 2r rows, which CTA k multicasts to itself and CTA k + 1 (the last
+// CTA loads its own). A stage's full barrier still expects the whole tile's bytes, part of them
+// from the peer's multicast. Refilling a stage overwrites CTA k + 1's rows as well, so CTA k's
+// empty barrier counts the warps of both CTAs (each warp of CTA k + 1 also arrives remotely on
+// CTA k's); the cluster meets once after the barriers' initialisation and once before exit.
+//
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
-// the refill lag, and the launcher's plan: z-chunks by the wave cost rule (zmarch_plan), as many
+// the refill lag, the launcher's plan: z-chunks by the wave cost rule (zmarch_plan), as many
 // as fill one wave, or chunks of a fixed number of planes in xy-tile-fastest block order
-// (zmarch_plan_chunks). The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
-// sm90_zmarch_fwd_sweep.cu (1 row, one wave) and sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
-// chunks). Measured: see those files and docs/notes/stencil.md.
+// (zmarch_plan_chunks), and the cluster size. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
+// sm90_zmarch_fwd_sweep.cu (1 row, one wave), sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
+// chunks) and sm90_zmarch_fwd_pairs.cu (fwd_chunks in clusters of 2). Measured: see those files
+// and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
 
 #include <string>
 
+#include "arch/sm90/cluster.cuh"
+#include "arch/sm90/cluster_launch.hpp"
 #include "arch/sm90/mbarrier.cuh"
 #include "arch/sm90/smem.cuh"
 #include "arch/sm90/tma.cuh"
@@ -90,9 +103,15 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
       }
 }
 
+// The input's tensor maps: the whole tile plus halo (ROWS rows; clusters of 1), or the 2r-row
+// halo box and the (TY - 2r)-row middle box (clusters).
+struct FwdMaps {
+  CUtensorMap tile, halo, mid;
+};
+
 template <class T, int R, class Cfg>
 __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blocks_per_sm)
-    stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ CUtensorMap map, T* out, StencilGrid g,
+    stencil_sm90_zmarch_fwd_kernel(const __grid_constant__ FwdMaps maps, T* out, StencilGrid g,
                                    StencilCoeffs<T> k, stencil::ZmarchPlan plan) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Shape = ShapeFwd<T, R, Cfg>;
@@ -101,8 +120,13 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = Cfg::kParams.refill_lag;
+  constexpr int CY = Cfg::kParams.cluster_y > 1 ? Cfg::kParams.cluster_y : 1;
+  constexpr int ROW_BYTES = Shape::COLS * Shape::E;
+  static_assert(stencil::fwd_cluster_supported(Shape::E, R, Cfg::kParams),
+                "a cluster configuration out of its range (the launcher refuses such radii)");
   extern __shared__ __align__(128) unsigned char smem_dyn[];
-  unsigned char* const smem_raw = stencil::align128(smem_dyn);
+  const int rank = CY > 1 ? static_cast<int>(sm90::cluster_ctarank()) : 0;
+  unsigned char* const smem_raw = stencil::align128(smem_dyn) + rank * Shape::TY * ROW_BYTES;
   __shared__ __align__(8) unsigned long long full[S], empty[S];
   const stencil::ZmarchBlock blk = stencil::zmarch_block<Shape>(g, plan);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -114,20 +138,37 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   auto issue = [&](int j) {
     const int s = j % S;
     const std::uint32_t bar = sm90::smem_addr(&full[s]);
+    const std::uint32_t dst = sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES);
     sm90::mbar_arrive_expect_tx(bar, Shape::BYTES);
-    sm90::tma_load_3d(sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES), &map, bar, cx, cy,
-                      cz + j);
+    if constexpr (CY == 1) {
+      sm90::tma_load_3d(dst, &maps.tile, bar, cx, cy, cz + j);
+    } else {
+      constexpr int H = 2 * R, TY = Shape::TY;
+      if (rank == 0) sm90::tma_load_3d(dst, &maps.halo, bar, cx, cy, cz + j);
+      if constexpr (TY > H)
+        sm90::tma_load_3d(dst + H * ROW_BYTES, &maps.mid, bar, cx, cy + H, cz + j);
+      if (rank == CY - 1)
+        sm90::tma_load_3d(dst + TY * ROW_BYTES, &maps.halo, bar, cx, cy + TY, cz + j);
+      else
+        sm90::tma_load_3d_multicast(dst + TY * ROW_BYTES, &maps.halo, bar, cx, cy + TY, cz + j,
+                                    static_cast<std::uint16_t>(3u << rank));
+    }
   };
   if (producer) {
     for (int s = 0; s < S; ++s) {
       sm90::mbar_init(sm90::smem_addr(&full[s]), 1);
-      sm90::mbar_init(sm90::smem_addr(&empty[s]), NW);
+      sm90::mbar_init(sm90::smem_addr(&empty[s]), rank < CY - 1 ? 2 * NW : NW);
     }
     sm90::mbar_init_fence();
-    sm90::tma_prefetch_desc(&map);
-    for (int j = 0; j < S && j < planes; ++j) issue(j);
+    sm90::tma_prefetch_desc(CY > 1 ? &maps.halo : &maps.tile);
+    if (CY == 1)
+      for (int j = 0; j < S && j < planes; ++j) issue(j);
   }
-  __syncthreads();  // the only block-wide barrier: the warps run decoupled from here
+  // The only block-wide (cluster-wide) barrier before the exit: the warps run decoupled from
+  // here. A cluster's CTAs load only once every peer's barriers exist.
+  sm90::cluster_or_cta_sync<CY>();
+  if (CY > 1 && producer)
+    for (int j = 0; j < S && j < planes; ++j) issue(j);
   const int tx = lane, ty = warp;
   FwdStore<T> st;
   {
@@ -171,7 +212,13 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       }
       add_z_terms<R, true>(acc, u, c, k);
       __syncwarp();
-      if (lane == 0) sm90::mbar_arrive(sm90::smem_addr(&empty[s]));
+      if (lane == 0) {
+        const std::uint32_t bar = sm90::smem_addr(&empty[s]);
+        sm90::mbar_arrive(bar);
+        // The CTA above refills this stage's top rows too (multicast): it waits for us as well.
+        if (CY > 1 && rank > 0)
+          sm90::mbar_arrive_cluster(bar, static_cast<std::uint32_t>(rank - 1));
+      }
       if (producer && j >= D && j - D + S < planes) {
         // Every warp has released plane j - D: its stage takes plane j - D + S.
         sm90::mbar_wait(sm90::smem_addr(&empty[(j - D) % S]),
@@ -184,8 +231,10 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       }
     }
   }
+  // Peers arrive on this CTA's empty barriers up to their last plane: no CTA leaves before.
+  if constexpr (CY > 1) sm90::cluster_sync();
 #else
-  (void)map, (void)out, (void)g, (void)k, (void)plan;
+  (void)maps, (void)out, (void)g, (void)k, (void)plan;
 #endif
 }
 
@@ -196,22 +245,48 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
   return stencil::with_radius(p.radius, [&](auto rc) -> gpuopt_status_t {
     constexpr int R = decltype(rc)::value;
     using Shape = ShapeFwd<T, R, Cfg>;
-    // The ring plus the align slack: the size can_implement checks.
-    const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
-    auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
-    CUtensorMap map;
-    GPUOPT_TRY(
-        stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env, &map));
-    const stencil::ZmarchPlan plan =
-        Cfg::kParams.chunk_planes > 0
-            ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, Cfg::kParams.chunk_planes)
-            : stencil::zmarch_plan(
-                  p, Shape::TX, Shape::TY,
-                  stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
-                  Cfg::kParams.one_wave);
-    kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
-        map, static_cast<T*>(p.out), g, k, plan);
-    return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
+    constexpr int CY = Cfg::kParams.cluster_y > 1 ? Cfg::kParams.cluster_y : 1;
+    if constexpr (!stencil::fwd_cluster_supported(Shape::E, R, Cfg::kParams)) {
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                  "%s: clusters take r <= 4 with 128-byte aligned halo boxes", what);
+    } else {
+      // The ring plus the cluster shift and the align slack: the size can_implement checks.
+      const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
+      auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
+      FwdMaps maps;
+      if constexpr (CY == 1) {
+        GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env,
+                                               &maps.tile));
+        maps.halo = maps.mid = maps.tile;
+      } else {
+        GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, 2 * R, smem, env,
+                                               &maps.halo));
+        maps.tile = maps.mid = maps.halo;
+        if (Shape::TY > 2 * R &&
+            !stencil::encode_plane_map(&maps.mid, p, Shape::COLS, Shape::TY - 2 * R))
+          return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                      "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+      }
+      const stencil::ZmarchPlan plan =
+          Cfg::kParams.chunk_planes > 0
+              ? stencil::zmarch_plan_chunks(p, Shape::TX, Shape::TY, Cfg::kParams.chunk_planes, CY)
+              : stencil::zmarch_plan(
+                    p, Shape::TX, Shape::TY,
+                    stencil::resident_blocks(kernel, Shape::THREADS, smem, env.device->sm_count),
+                    Cfg::kParams.one_wave);
+      if constexpr (CY == 1) {
+        kernel<<<static_cast<unsigned>(plan.blocks()), Shape::THREADS, smem, env.stream>>>(
+            maps, static_cast<T*>(p.out), g, k, plan);
+      } else {
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t cfg =
+            sm90::cluster_launch_config(CY, Shape::THREADS, smem, env.stream, &attr);
+        cfg.gridDim = dim3(static_cast<unsigned>(plan.blocks()));
+        GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, maps, static_cast<T*>(p.out), g, k, plan),
+                        env.fn, (std::string(what) + " kernel launch").c_str());
+      }
+      return check_launch(env.fn, (std::string(what) + " kernel launch").c_str());
+    }
   });
 }
 

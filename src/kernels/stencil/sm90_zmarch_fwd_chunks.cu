@@ -13,7 +13,8 @@
 // Variations measured on the H100 (2026-11-26, docs/notes/history/stencil-rounds.md, pass 5) and
 // removed: chunks of 32 / 96 / 128 planes, rings of 6 / 10 stages, a producer warp, z swept in
 // alternate directions (and two pairings) within -2% .. +1.2% of this rung on device memory; 2
-// rows per thread -9%.
+// rows per thread -9%. sm90_zmarch_fwd_pairs (this rung in clusters of 2 tiles stacked in y,
+// the halo rows between them multicast) ranks above it for the radii it takes (1.018-1.025x).
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {

@@ -63,6 +63,8 @@ struct FwdParams {
   int refill_lag;     // a stage is refilled once every warp is this many planes on
   int chunk_planes;   // > 0: z-chunks of at most this many planes, blocks in xy-tile-fastest
                       // order (one_wave ignored); 0: the plan one_wave says
+  int cluster_y;      // > 1: clusters of this many tiles stacked in y (needs chunk_planes > 0)
+                      // that load the halo rows they share once, by TMA multicast
 };
 // Each block has `warps` thread rows of fwd_rows_per_thread(r) output rows; a stage is live only
 // while its own plane is computed, so the ring is prefetch but for the refill lag: as many stages
@@ -78,12 +80,27 @@ constexpr int fwd_stages(int stage, const FwdParams& c) {
                     ? c.max_stages
                     : 200 * 1024 / c.blocks_per_sm / stage);
 }
+// Clusters: CTA k of a cluster keeps its ring k * TY rows further into shared memory, so its
+// stage rows [TY, TY + 2r) (the halo below its tile) sit at the same shared offset as rows
+// [0, 2r) of CTA k + 1 (the halo above that tile): one multicast load fills both. The extra
+// shared memory per block, and which problems a cluster configuration takes: every box
+// destination 128-byte aligned (stage rows 2r and TY), which the copy engine needs, and r <= 4
+// (above, the cluster's extra registers spill and nothing was measured).
+constexpr int fwd_cluster_shift_bytes(int elem, int r, const FwdParams& c) {
+  return (c.cluster_y > 1 ? c.cluster_y - 1 : 0) * fwd_tile_rows(r, c) * tile_cols(elem, r) * elem;
+}
+constexpr bool fwd_cluster_supported(int elem, int r, const FwdParams& c) {
+  return c.cluster_y <= 1 || (r <= 4 && (2 * r * tile_cols(elem, r) * elem) % 128 == 0 &&
+                              (fwd_tile_rows(r, c) * tile_cols(elem, r) * elem) % 128 == 0);
+}
 // The rungs: sm90_zmarch_fwd (2 rows per thread, 32 * W x 32 tiles, z-chunks by the cost rule),
-// sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks) and
-// sm90_zmarch_fwd_chunks (the sweep's tiles, z-chunks of 64 planes dispatched xy-tile fastest).
-inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0};
-inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0};
-inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64};
+// sm90_zmarch_fwd_sweep (1 row, 32 * W x 16 tiles, one wave of whole-z blocks),
+// sm90_zmarch_fwd_chunks (the sweep's tiles, z-chunks of 64 planes dispatched xy-tile fastest)
+// and sm90_zmarch_fwd_pairs (fwd_chunks' tiles in clusters of 2 stacked in y).
+inline constexpr FwdParams kFwdTwoRows{2, 16, 8, 1, false, 2, 0, 1};
+inline constexpr FwdParams kFwdSweep{1, 16, 8, 1, true, 2, 0, 1};
+inline constexpr FwdParams kFwdChunks{1, 16, 8, 1, false, 2, 64, 1};
+inline constexpr FwdParams kFwdPairs{1, 16, 8, 1, false, 2, 64, 2};
 
 }  // namespace stencil
 }  // namespace gpuopt

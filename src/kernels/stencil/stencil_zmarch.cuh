@@ -18,6 +18,8 @@ struct ZmarchPlan {
   i64 tiles_x = 1, tiles_y = 1;
   i64 chunk = 1, chunks = 1;  // planes per block, blocks along z
   bool xy_fastest = false;    // block order: xy tile fastest (else z-chunk fastest)
+  i64 cluster_y = 1;          // xy_fastest: clusters of this many tiles stacked in y (tiles_y is
+                              // a multiple of it; tiles past the grid store nothing)
   i64 blocks() const { return tiles_x * tiles_y * chunks; }
 };
 
@@ -58,11 +60,14 @@ inline ZmarchPlan zmarch_plan(const StencilProblem& p, int tx, int ty, i64 resid
 
 // Z-chunks of at most max_planes planes (equal sizes), blocks in xy-tile-fastest order: the
 // resident blocks are the xy tiles of one z range, started together, so the halo rows
-// neighbouring tiles share stay in L2 between their loads (no drift over a whole-z sweep).
-inline ZmarchPlan zmarch_plan_chunks(const StencilProblem& p, int tx, int ty, i64 max_planes) {
+// neighbouring tiles share stay in L2 between their loads (no drift over a whole-z sweep). With
+// cluster_y > 1 the consecutive blocks of a cluster are tiles stacked in y.
+inline ZmarchPlan zmarch_plan_chunks(const StencilProblem& p, int tx, int ty, i64 max_planes,
+                                     i64 cluster_y = 1) {
   ZmarchPlan z;
+  z.cluster_y = cluster_y > 1 ? cluster_y : 1;
   z.tiles_x = ceil_div(p.nx, tx);
-  z.tiles_y = ceil_div(p.ny, ty);
+  z.tiles_y = ceil_div(ceil_div(p.ny, ty), z.cluster_y) * z.cluster_y;
   const i64 nz = p.nz > 0 ? p.nz : 1;
   z.chunk = ceil_div(nz, ceil_div(nz, max_planes > 0 ? max_planes : nz));
   z.chunks = ceil_div(nz, z.chunk);
@@ -77,12 +82,22 @@ struct ZmarchBlock {
 template <class Shape>
 __device__ __forceinline__ ZmarchBlock zmarch_block(const StencilGrid& g, ZmarchPlan plan) {
   const i64 b = blockIdx.x;
-  const i64 tiles = plan.tiles_x * plan.tiles_y;
-  const i64 zc = plan.xy_fastest ? b / tiles : b % plan.chunks;
-  const i64 rest = plan.xy_fastest ? b % tiles : b / plan.chunks;
   ZmarchBlock blk;
-  blk.x0 = (rest % plan.tiles_x) * Shape::TX;
-  blk.y0 = (rest / plan.tiles_x) * Shape::TY;
+  i64 zc, tx, ty;
+  if (plan.xy_fastest) {  // cluster c = b / cluster_y: a column of cluster_y tiles
+    const i64 c = b / plan.cluster_y, groups = plan.tiles_x * plan.tiles_y / plan.cluster_y;
+    const i64 rest = c % groups;
+    zc = c / groups;
+    tx = rest % plan.tiles_x;
+    ty = rest / plan.tiles_x * plan.cluster_y + b % plan.cluster_y;
+  } else {
+    const i64 rest = b / plan.chunks;
+    zc = b % plan.chunks;
+    tx = rest % plan.tiles_x;
+    ty = rest / plan.tiles_x;
+  }
+  blk.x0 = tx * Shape::TX;
+  blk.y0 = ty * Shape::TY;
   blk.z0 = zc * plan.chunk;
   blk.z1 = blk.z0 + plan.chunk < g.nz ? blk.z0 + plan.chunk : g.nz;
   return blk;
