@@ -21,6 +21,9 @@
 //   11, runs 3 and 5 of this session): tf32 0.1863 -> 0.162-0.164 ms = 2.21-2.23x composed (the
 //   loader alone: 0.1706 -> 0.163), f32 0.352 -> 0.322-0.325 ms, and 0.301 ms with 3xTF32's
 //   copies issued after the first k step (f32 only: tf32 did not move, 0.164).
+// - B fragments as 8-byte pairs (pair_col of gdn_mma.cuh: the warp's pixel columns permuted),
+//   so whole tiles' y leave as 16-byte stores of 4 adjacent pixels: H100 (issue 19, harness,
+//   two runs): tf32 0.1599 -> 0.1555 ms (+2.8%), f32 0.3055 -> 0.2958 (+3.3%).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): this version
 // 0.1945 ms tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound
 // (ncu, tf32: SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's
@@ -57,9 +60,9 @@ struct ResidentArgs {
   bool vec_gamma = false, vec_x = false;
 };
 
-// Epi: Pre load(i, two) reads what element i (and i + 1 when two) needs besides z and x;
-// apply<Whole>(i, m, two, z0, z1, x, pre) finishes and stores them (Whole: both elements, i
-// 8-byte aligned); pair: every even element index is 8-byte aligned.
+// Epi: apply4(i, z, x) finishes and stores the 4 adjacent elements i.. (i 16-byte aligned; whole
+// tiles with epi.quad: every multiple of 4 is 16-byte aligned); apply(i, two, z0, z1, x) element i
+// and, when two, i + 1 (8-byte stores where epi.pair: every even element index is 8-byte aligned).
 template <bool Split3, class Epi, bool Round = true>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
@@ -105,18 +108,20 @@ __global__ void __launch_bounds__(kResThreads, 1)
     // while they issue (round 11: f32 0.323 -> 0.301 ms; tf32 unchanged, 0.164, kept as it was)
     constexpr bool kLate = Split3;
     if (kLate)
-      mma_ktile<true, false, false, true, Split3, Round, 0, 8>(
+      mma_ktile<true, false, false, true, Split3, Round, 0, 8, true>(
           ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
     sm80::cp_async_commit_group();
-    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0>(
+    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0, kBK, true>(
         ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   sm80::cp_async_wait_group<0>();
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and columns 2t, 2t + 1; per row, the 4
-  // pairs' inputs are loaded first, then finished and stored. Whole tiles of 8-byte aligned pairs
-  // (epi.pair) skip the per-element bounds and store each pair as one 8-byte store.
+  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and mma columns 2t, 2t + 1, i.e. (the B
+  // pairs' permutation) pixels wn * 32 + pair_col(j, 2t + c): per row two runs r of 4 adjacent
+  // pixels 16r + 4t + u, u = 2c + (j & 1), j = 2r + (u & 1). Whole tiles (epi.quad) store each
+  // run as one 16-byte store, without per-element bounds; others store pairs (8 bytes where
+  // epi.pair) within the tile's pixels.
   auto epilogue = [&](auto whole_tag) {
     constexpr bool kWhole = decltype(whole_tag)::value;
 #pragma unroll
@@ -127,26 +132,25 @@ __global__ void __launch_bounds__(kResThreads, 1)
         if (m >= args.c) continue;
         const float b = __ldg(args.beta + m);
         const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-        typename Epi::Pre pre[4] = {};
-        Two xv[4] = {};
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const int n = wn * 32 + j * 8 + 2 * t;
-          if (!kWhole && n >= nvalid) continue;
-          pre[j] = epi.load(row + n, kWhole || n + 1 < nvalid);
-          const float2 v = *reinterpret_cast<const float2*>(xs + m * kRPitch + n);
-          xv[j] = {v.x, v.y};
-        }
+        for (int r = 0; r < 2; ++r) {
+          const int n = wn * 32 + 16 * r + 4 * t;
+          float z[4];
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const int n = wn * 32 + j * 8 + 2 * t;
-          if (!kWhole && n >= nvalid) continue;
-          epi.template apply<kWhole>(row + n, m, kWhole || n + 1 < nvalid, b + acc[i][j][h * 2],
-                                     b + acc[i][j][h * 2 + 1], xv[j], pre[j]);
+          for (int u = 0; u < 4; ++u) z[u] = b + acc[i][2 * r + (u & 1)][h * 2 + (u >> 1)];
+          const float* xr = xs + m * kRPitch + n;
+          if (kWhole) {
+            epi.apply4(row + n, z, *reinterpret_cast<const float4*>(xr));
+          } else {
+#pragma unroll
+            for (int u = 0; u < 4; u += 2)
+              if (n + u < nvalid)
+                epi.apply(row + n + u, n + u + 1 < nvalid, z[u], z[u + 1], Two{xr[u], xr[u + 1]});
+          }
         }
       }
   };
-  if (nvalid == kBM && epi.pair)
+  if (nvalid == kBM && epi.quad)
     epilogue(std::true_type{});
   else
     epilogue(std::false_type{});

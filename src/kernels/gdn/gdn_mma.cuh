@@ -197,19 +197,55 @@ __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, 
 // forward; docs/notes/history/gdn-rounds.md).
 // KK0, KK1: the 8-deep k steps kk in [KK0, KK1) only (the resident kernel issues its next
 // chunk's copies after the first step).
+// BPairs (r-contiguous B only; the resident forward kernel): the warp's 32 columns permuted so
+// that column q of n tile j is column pair_col(j, q): each thread's B values of n tiles (0, 1)
+// and (2, 3) are adjacent, 4 8-byte loads per 8-deep k step instead of 8 scalar ones; the
+// caller's epilogue maps the columns back (each thread then holds runs of 4 adjacent columns;
+// figures: gdn_fwd_resident.cuh). One 16-byte load per k row (columns 4q + j) lost 13% in tf32:
+// its y runs of 4 sit 32 bytes apart, each 16-byte store half a sector.
+__host__ __device__ constexpr int pair_col(int j, int q) { return (j >> 1) * 16 + 2 * q + (j & 1); }
+
+template <bool BSq>
+__device__ __forceinline__ void frag_b_pairs(const float* s, int n, int kk, int lane,
+                                             float (&v)[4][2]) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const float* row = s + (kk + t + 4 * h) * kRPitch + n + 2 * g;
+    const float2 lo = *reinterpret_cast<const float2*>(row);
+    const float2 hi = *reinterpret_cast<const float2*>(row + 16);
+    v[0][h] = lo.x, v[1][h] = lo.y, v[2][h] = hi.x, v[3][h] = hi.y;
+  }
+  if (BSq) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j][0] *= v[j][0], v[j][1] *= v[j][1];
+  }
+}
+
 template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,
-          int KK1 = kBK>
+          int KK1 = kBK, bool BPairs = false>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
+  static_assert(!BPairs || !BK, "B pairs need an r-contiguous B tile");
 #pragma unroll
   for (int kk = KK0; kk < KK1; kk += 8) {
     unsigned bh[4][2], bl[4][2];
+    if constexpr (BPairs) {
+      float v[4][2];
+      frag_b_pairs<BSq>(Bs, wn * 32, kk, lane, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      float v[2];
-      frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
-      split<Split3, Round>(v[0], bh[j][0], bl[j][0]);
-      split<Split3, Round>(v[1], bh[j][1], bl[j][1]);
+      for (int j = 0; j < 4; ++j) {
+        split<Split3, Round>(v[j][0], bh[j][0], bl[j][0]);
+        split<Split3, Round>(v[j][1], bh[j][1], bl[j][1]);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        float v[2];
+        frag_b<BK, BSq>(Bs, wn * 32 + j * 8, kk, lane, v);
+        split<Split3, Round>(v[0], bh[j][0], bl[j][0]);
+        split<Split3, Round>(v[1], bh[j][1], bl[j][1]);
+      }
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
@@ -250,6 +286,11 @@ __device__ __forceinline__ Two ld_pair(const float* __restrict__ p, bool two, bo
 // it stores in the same kernel.
 __device__ __forceinline__ void st_two(float* __restrict__ p, float a, float b) {
   asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a), "f"(b));
+}
+// A 16-byte store of four adjacent elements (p 16-byte aligned), for the resident kernel.
+__device__ __forceinline__ void st_four(float* __restrict__ p, float a, float b, float c, float d) {
+  asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(a), "f"(b), "f"(c),
+               "f"(d));
 }
 template <bool Asm = false>
 __device__ __forceinline__ void st_pair(float* __restrict__ p, bool two, bool pair, float a,

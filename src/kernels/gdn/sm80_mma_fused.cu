@@ -108,20 +108,18 @@ struct GradEpi {
 
 // Epilogues of the resident-x kernel (gdn_fwd_resident.cuh): z and x come from the kernel.
 // y = x * s(z); the form is a template parameter (a runtime flag left both forms' code, with
-// branches, in every element of the epilogue). Whole: two elements with i 8-byte aligned.
+// branches, in every element of the epilogue). apply4: 4 elements from i, i 16-byte aligned, as
+// one 16-byte PTX store; apply: element i (and i + 1 when two).
 template <bool Inverse>
 struct ResForwardEpi {
-  struct Pre {};
   float* __restrict__ y;
-  bool pair;
-  __device__ Pre load(long long, bool) const { return {}; }
-  template <bool Whole>
-  __device__ void apply(long long i, int, bool two, float z0, float z1, Two x, const Pre&) const {
-    const float a = x.a * gdn_scale(z0, Inverse), b = x.b * gdn_scale(z1, Inverse);
-    if (Whole)
-      gdn::st_two(y + i, a, b);
-    else
-      st_pair<true>(y + i, two, pair, a, b);
+  bool pair, quad;  // every even / every multiple-of-4 element index is 8 / 16-byte aligned
+  __device__ void apply4(long long i, const float (&z)[4], float4 x) const {
+    gdn::st_four(y + i, x.x * gdn_scale(z[0], Inverse), x.y * gdn_scale(z[1], Inverse),
+                 x.z * gdn_scale(z[2], Inverse), x.w * gdn_scale(z[3], Inverse));
+  }
+  __device__ void apply(long long i, bool two, float z0, float z1, Two x) const {
+    st_pair<true>(y + i, two, pair, x.a * gdn_scale(z0, Inverse), x.b * gdn_scale(z1, Inverse));
   }
 };
 
@@ -382,8 +380,9 @@ gpuopt_status_t gdn_launch_sm80_mma_fused(const GdnProblem& p, const ExecEnv& en
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
   if (resident_fits(p, env)) {
     constexpr const char* kWhat = "gdn fused forward (resident x) kernel";
-    return p.inverse ? launch_resident(p, ResForwardEpi<true>{p.y, pairs(p, p.y)}, env, kWhat)
-                     : launch_resident(p, ResForwardEpi<false>{p.y, pairs(p, p.y)}, env, kWhat);
+    const bool pair = pairs(p, p.y), quad = p.p % 4 == 0 && aligned(p.y, 16);
+    return p.inverse ? launch_resident(p, ResForwardEpi<true>{p.y, pair, quad}, env, kWhat)
+                     : launch_resident(p, ResForwardEpi<false>{p.y, pair, quad}, env, kWhat);
   }
   ForwardEpi fe{p.x, p.beta, p.y, p.c * p.p, p.p, p.inverse, pairs(p, p.y)};
   return launch_mma<true, false, false, true>(p, mix_args(p), p.n, fe, env,
