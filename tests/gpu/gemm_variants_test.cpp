@@ -1,9 +1,9 @@
 // Every gemm variant, forced by name, and automatic dispatch, on every type configuration (f64,
 // f32, tf32, bf16 -> f32 / bf16, f16 -> f32 / f16) against the CPU reference: squares, odd and
-// large sampled shapes (stream-K tails among them), skinny (k = 1, m = 1,
-// n = 1), k = 0, all four transposes with leading dimensions past the rows (odd and 16-byte
-// aligned), misaligned pointers, alpha/beta with beta = 0 over a NaN-poisoned C, strided
-// batches (gaps between matrices, broadcast A).
+// large sampled shapes (stream-K tails among them), skinny (k = 1, m = 1, n = 1), k = 0, all
+// four transposes with leading dimensions past the rows (odd and 16-byte aligned), misaligned
+// pointers, alpha/beta with beta = 0 over a NaN-poisoned C, strided batches (gaps between
+// matrices, broadcast A).
 // A variant may refuse a case it cannot do (GPUOPT_ERROR_UNSUPPORTED, C untouched); automatic
 // dispatch must run every case, and the portable rungs and the vendor must run every case of the
 // types they list.
