@@ -1,8 +1,9 @@
 // Every gemm variant, forced by name, and automatic dispatch, on every type configuration (f64,
 // f32, tf32, bf16 -> f32 / bf16, f16 -> f32 / f16) against the CPU reference: squares, odd and
-// large sampled shapes, skinny (k = 1, m = 1, n = 1), k = 0, all four transposes with leading
-// dimensions past the rows (odd and 16-byte aligned), misaligned pointers, alpha/beta with
-// beta = 0 over a NaN-poisoned C, strided batches (gaps between matrices, broadcast A).
+// large sampled shapes (stream-K tails among them), skinny (k = 1, m = 1, n = 1), k = 0, all
+// four transposes with leading dimensions past the rows (odd and 16-byte aligned), misaligned
+// pointers, alpha/beta with beta = 0 over a NaN-poisoned C, strided batches (gaps between
+// matrices, broadcast A).
 // A variant may refuse a case it cannot do (GPUOPT_ERROR_UNSUPPORTED, C untouched); automatic
 // dispatch must run every case, and the portable rungs and the vendor must run every case of the
 // types they list.
@@ -113,6 +114,20 @@ std::vector<GemmCase> sweep_cases() {
       with_ld(make("1500x2000x1001 TT stream-K", T, T, 1500, 2000, 1001, -1.25, 0.0), 0, 0, 8);
   sk_tt.sampled = true;
   v.push_back(sk_tt);
+  // The sm90 rung's stream-K tail (on 132 SMs: 100 units of 2 tiles for 66 clusters, the last
+  // 34 cut into k ranges; bf16 k blocks of 64, tf32 of 32: both leave idle clusters the launcher's
+  // minimum of k blocks): odd m and n (partial edge tiles: direct and staged epilogues), NN over
+  // the poisoned C; TN with beta in a strided batch of 2 x 50 units.
+  GemmCase sk90 =
+      with_ld(make("stream-K 1279x5119x4200", N, N, 1279, 5119, 4200, 1.25, 0.0), 0, 0, 0);
+  sk90.sampled = true;
+  v.push_back(sk90);
+  GemmCase sk90b = with_batch(
+      with_ld(make("stream-K 1279x2559x4200 TN batch 2", T, N, 1279, 2559, 4200, -0.75, 0.5), 0, 0,
+              3),
+      2, 8, 16, 5);
+  sk90b.sampled = true;
+  v.push_back(sk90b);
   // Skinny.
   v.push_back(make("k = 1", N, N, 96, 80, 1, 1.0, 0.5));
   v.push_back(make("m = 1", T, N, 1, 96, 77, -0.75, 0.0));

@@ -7,11 +7,16 @@
 #include <new>
 #include <type_traits>
 
+#include "kernels/reduce/reduce.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/error.hpp"
 
 namespace gpuopt {
 namespace sm90 {
+
+// The stream-K flags must stay zero between launches: no other op may leave data there.
+static_assert(reduce_ws::kTotal <= kSkFlagsOffset,
+              "the sm90 GEMM's stream-K flags overlap the reduce workspace layout");
 namespace {
 
 CUtensorMapDataType tma_type(gpuopt_dtype_t t) {

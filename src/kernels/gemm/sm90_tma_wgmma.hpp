@@ -85,7 +85,38 @@ struct Params {
   void* C;
   long long ldc, stride_c;
   int pair_store;  // 1 when two consecutive rows of C can be stored as one vector
+  // Stream-K tail (plain GEMM, cooperative and register-P schedules; the launcher sets it, 0:
+  // none): the last sk_units units are cut into k-block ranges, one even share per cluster
+  // (sm90_tma_wgmma_stream_k.cuh). A tile's pieces but the last leave partials (f32,
+  // kPartialFloats per CTA, slot = the writing CTA) that the CTA of its last k block adds.
+  int sk_units = 0;
+  float* partials = nullptr;  // kPartialFloats per CTA of the grid
+  unsigned* flags = nullptr;  // kSkWarps per CTA of the grid; zero between launches
 };
+// Stream-K partial of one CTA: 256 consumer threads x 128 accumulators; one flag per warp.
+constexpr int kPartialFloats = 128 * kConsumers * 128;
+constexpr int kSkWarps = 4 * kConsumers;
+// The op workspace's last 64 KiB hold the stream-K flags (zero between launches; beyond the
+// reduce layout, static_assert in sm90_tma_wgmma.cpp). The partials go to the stream's cuBLAS
+// workspace (scratch between vendor calls, in stream order), kPartialFloats floats per CTA.
+constexpr std::size_t kSkFlagsBytes = std::size_t{64} << 10;
+constexpr std::size_t kSkFlagsOffset = kOpWorkspaceBytes - kSkFlagsBytes;
+// A stream-K tail pays for its partials (a write and a read of 128 KiB per CTA, measured at the
+// time of 8-18 k blocks of 64 bf16 on an H100) only where the last wave leaves this many k
+// blocks per cluster idle.
+constexpr int kSkMinIdleKBlocks = 32;
+// The units a launch of `clusters` clusters runs as a stream-K tail (Params::sk_units): the
+// partial last wave, when a whole wave comes before it, it fills a quarter of the clusters or
+// more (a tile's k blocks then span at most 5 clusters' ranges) and the clusters it leaves idle
+// would wait kSkMinIdleKBlocks or more.
+inline int stream_k_units(const Params& p, int clusters) {
+  if (p.partials == nullptr || p.flags == nullptr || clusters < 1 || p.total_units <= clusters)
+    return 0;
+  const int rest = p.total_units % clusters;
+  const long long idle = static_cast<long long>(clusters - rest) * p.k_blocks / clusters;
+  if (4 * rest < clusters || idle < kSkMinIdleKBlocks) return 0;
+  return rest;
+}
 
 // Everything a launch needs, built on the host without allocating (graph-capture safe).
 struct Plan {

@@ -64,6 +64,8 @@ struct KernelCfg {
   // keeps its own epilogue): kEpiStageBytes after the ring.
   static constexpr bool kEpiStaged = !kPRegs || std::is_same<Hook, IdentityHook>::value;
   static constexpr int kEpiBase = kNumStages * Cf::kStage;  // offset of the staging buffers
+  // Stream-K tail (Params::sk_units): the plain GEMM of the cooperative schedules.
+  static constexpr bool kStreamK = !kPP && std::is_same<Hook, IdentityHook>::value;
   // Dynamic shared memory of the launch.
   static constexpr int kSmem = kRes  ? kResSmemBytes
                                : kQs ? kQsSmemBytes

@@ -1,9 +1,10 @@
 // The sm90_tma_wgmma GEMM kernel (sm_90a): a persistent, warp-specialized TMA + wgmma pipeline,
 // assembled from the warp-specialized skeleton (src/arch/sm90/warp_specialized/: roles, stage
 // ring, consumer main loop, cooperative and ping-pong schedules) and this GEMM's parts: tile
-// order (sm90_tma_wgmma_tile_order.cuh), producer (_producer.cuh), main loops (_mainloop.cuh,
-// _mainloop_regp.cuh), epilogues (_epilogue.cuh); the instantiation's choices in KernelCfg
-// (_config.cuh). Design and layout mapping: docs/notes/gemm-sm90.md.
+// order (sm90_tma_wgmma_tile_order.cuh), work sequence with the stream-K tail (_stream_k.cuh),
+// producer (_producer.cuh), main loops (_mainloop.cuh, _mainloop_regp.cuh), epilogues
+// (_epilogue.cuh); the instantiation's choices in KernelCfg (_config.cuh). Design and layout
+// mapping: docs/notes/gemm-sm90.md.
 //
 // The kernel computes D = P * Q^T in wgmma terms, with D(j, i) = C(i, j): the wgmma M dimension
 // runs over gpuopt's n (columns of C), the wgmma N dimension over gpuopt's m (rows of C), so each

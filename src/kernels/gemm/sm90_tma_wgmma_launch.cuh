@@ -42,8 +42,22 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
   const int resident = max_active_clusters<kCluster>(kernel, cfg);
   if (resident > 0 && plan.grid > resident * kCluster)
     cfg.gridDim = dim3(static_cast<unsigned>(resident * kCluster));
-  GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, plan.params, hook),
-                  env.fn, "gemm sm90_tma_wgmma kernel launch");
+  Params params = plan.params;
+  if constexpr (K::kStreamK) {
+    // Stream-K tail (sm90_tma_wgmma_stream_k.cuh) where the stream's workspaces hold the
+    // partials and flags of this grid.
+    const std::size_t ctas = cfg.gridDim.x;
+    if (env.blas_workspace && env.blas_workspace_bytes >= ctas * kPartialFloats * sizeof(float) &&
+        env.workspace && env.workspace_bytes >= kSkFlagsOffset + kSkFlagsBytes &&
+        ctas * kSkWarps * sizeof(unsigned) <= kSkFlagsBytes) {
+      params.partials = static_cast<float*>(env.blas_workspace);
+      params.flags =
+          reinterpret_cast<unsigned*>(static_cast<unsigned char*>(env.workspace) + kSkFlagsOffset);
+      params.sk_units = stream_k_units(params, static_cast<int>(ctas) / kCluster);
+    }
+  }
+  GPUOPT_TRY_CUDA(cudaLaunchKernelEx(&cfg, kernel, plan.map_p, plan.map_q, params, hook), env.fn,
+                  "gemm sm90_tma_wgmma kernel launch");
   return check_launch(env.fn, "gemm sm90_tma_wgmma kernel launch");
 }
 

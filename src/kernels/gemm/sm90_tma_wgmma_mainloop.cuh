@@ -12,6 +12,7 @@
 #include "arch/sm90/wgmma.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_config.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_epilogue.cuh"
+#include "kernels/gemm/sm90_tma_wgmma_stream_k.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_tile_order.cuh"
 
 namespace gpuopt {
@@ -32,10 +33,11 @@ __device__ __forceinline__ void consume_cooperative(const Params& p, const Clust
   ConsumerMainloop<RingT> ml{ring};
   auto fence = [&] { fence_operands(d); };
   Cooperative<kConsumers, K::kCluster>::run(
-      cp, p.total_units,
-      [&](int) {
+      [&](auto&& f) { for_each_work<K::kStreamK>(p, cp, f); },
+      [&](const Work& w) {
         ml.begin_unit();
-        for (int kb = 0; kb < p.k_blocks; ++kb) {
+        for (int kb = w.kb0; kb < w.kb1; ++kb) {
+          const int j = kb - w.kb0;  // k blocks into the piece
           const int stage = ml.wait();
           const std::uint32_t sp = sm.tiles + stage * K::Cf::kStage + consumer * 64 * kRowBytes;
           const std::uint32_t sq = sm.tiles + stage * K::Cf::kStage + kTilePBytes;
@@ -44,16 +46,17 @@ __device__ __forceinline__ void consume_cooperative(const Params& p, const Clust
             for (int s = 0; s < kMmaPerStage; ++s) {
               const std::uint64_t dp = gmma_desc(sp + s * K::kStepP, K::kLboP, K::kSbo);
               const std::uint64_t dq = gmma_desc(sq + s * K::kStepQ, K::kLboQ, K::kSbo);
-              Mma::template mma<kA, kB>(d, dp, dq, (kb | s) != 0 ? 1u : 0u);
+              Mma::template mma<kA, kB>(d, dp, dq, (j | s) != 0 ? 1u : 0u);
             }
           });
           // The previous k block's group is complete: hand its stage back to the producer.
-          ml.retire_previous(kb, fence);
+          ml.retire_previous(j, fence);
         }
         ml.drain(fence);
       },
-      [&](int u) {
-        const TileCoord tc = decode_unit<K::kCluster>(u, p, cp.rank);
+      [&](const Work& w) {
+        if (K::kStreamK && sk_partial_step<K::kCluster>(d, p, cp, w)) return;
+        const TileCoord tc = decode_unit<K::kCluster>(w.u, p, cp.rank);
         epilogue_any<TOut, 32>(d, p, tc.x * kBlockM + consumer * 64, tc.y * kBlockN, tc.b,
                                epi_buf<K>(sm, consumer));
       });

@@ -18,6 +18,7 @@
 #include "kernels/gemm/sm90_tma_wgmma_config.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_epilogue.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_regp.cuh"
+#include "kernels/gemm/sm90_tma_wgmma_stream_k.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_tile_order.cuh"
 
 namespace gpuopt {
@@ -75,7 +76,9 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
     }
   };
   auto fence = [&] { fence_operands(d); };
-  [[maybe_unused]] auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
+  // k block kb, the piece's j-th (its first zeroes the accumulators)
+  [[maybe_unused]] auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb,
+                                   int j) {
     const int stage = ml.wait();
     if constexpr (kRes) {
       if (kb % Hook::kPRepeat == 0) mbar_wait(sm.xfull0 + 8 * (kb / Hook::kPRepeat), xphase);
@@ -89,9 +92,9 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
 #pragma unroll
       for (int s = 0; s < kMmaPerStage; ++s)
         WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sq + s * kStepQ, kLboQ, kSbo),
-                         (kb | s) != 0 ? 1u : 0u);
+                         (j | s) != 0 ? 1u : 0u);
     });
-    ml.retire_previous(kb, [&] {
+    ml.retire_previous(j, [&] {
       fence_operands(d);
       fence_regs(other);  // the retired group's registers stayed in place until here
     });
@@ -104,8 +107,8 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
   // proxy and meet again (barrier 2) before the wgmma read them.
   [[maybe_unused]] std::uint32_t l0[16], l1[16];
   [[maybe_unused]] auto step3 = [&](std::uint32_t(&a)[16], std::uint32_t(&al)[16],
-                                    std::uint32_t(&other)[16], std::uint32_t(&other_l)[16],
-                                    int kb) {
+                                    std::uint32_t(&other)[16], std::uint32_t(&other_l)[16], int kb,
+                                    int j) {
     if constexpr (kQs) {
       constexpr std::uint32_t kQsBar = 3;  // named barrier id (1, 2: ping-pong's)
       constexpr int kUnits = kTileQBytes / 16 / (128 * kConsumers);
@@ -128,12 +131,12 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
 #pragma unroll
         for (int s = 0; s < kMmaPerStage; ++s) {
           const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
-          WgmmaTf32Rs::mma(d, &al[4 * s], dq, (kb | s) != 0 ? 1u : 0u);
+          WgmmaTf32Rs::mma(d, &al[4 * s], dq, (j | s) != 0 ? 1u : 0u);
           WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
           WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
         }
       });
-      ml.retire_previous(kb, [&] {
+      ml.retire_previous(j, [&] {
         fence_operands(d);
         fence_regs(other);
         fence_regs(other_l);
@@ -141,15 +144,16 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
     }
   };
   Cooperative<kConsumers, K::kCluster>::run(
-      cp, p.total_units,
-      [&](int) {
-        for (int kb = 0; kb < p.k_blocks; kb += 2) {
+      [&](auto&& f) { for_each_work<K::kStreamK>(p, cp, f); },
+      [&](const Work& w) {
+        const int n = w.kb1 - w.kb0;
+        for (int j = 0; j < n; j += 2) {
           if constexpr (kQs) {
-            step3(a0, l0, a1, l1, kb);
-            if (kb + 1 < p.k_blocks) step3(a1, l1, a0, l0, kb + 1);
+            step3(a0, l0, a1, l1, w.kb0 + j, j);
+            if (j + 1 < n) step3(a1, l1, a0, l0, w.kb0 + j + 1, j + 1);
           } else {
-            step(a0, a1, kb);
-            if (kb + 1 < p.k_blocks) step(a1, a0, kb + 1);
+            step(a0, a1, w.kb0 + j, j);
+            if (j + 1 < n) step(a1, a0, w.kb0 + j + 1, j + 1);
           }
         }
         ml.drain([&] {
@@ -162,8 +166,9 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
           }
         });
       },
-      [&](int u) {
-        const TileCoord tc = decode_unit<K::kCluster>(u, p, cp.rank);
+      [&](const Work& w) {
+        if (K::kStreamK && sk_partial_step<K::kCluster>(d, p, cp, w)) return;
+        const TileCoord tc = decode_unit<K::kCluster>(w.u, p, cp.rank);
         if constexpr (K::kEpiStaged) {
           if (epilogue_regp_staged<K>(d, p, tc, consumer, sm)) return;
         }

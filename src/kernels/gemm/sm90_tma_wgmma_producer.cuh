@@ -1,7 +1,7 @@
 // sm90_tma_wgmma: the producer (the skeleton's load part): thread 0 of warpgroup 0 walks the
-// CTA's units in tile order and, per k block, fills a ring stage with the P and Q tiles by TMA
-// (Q multicast across the cluster); resident P: each P k block once per tile, into its own
-// buffer.
+// CTA's work (units in tile order, then its stream-K range: sm90_tma_wgmma_stream_k.cuh) and, per k
+// block, fills a ring stage with the P and Q tiles by TMA (Q multicast across the cluster);
+// resident P: each P k block once per tile, into its own buffer.
 #pragma once
 #include <cuda.h>
 
@@ -12,6 +12,7 @@
 #include "arch/sm90/warp_specialized/ring.cuh"
 #include "arch/sm90/warp_specialized/roles.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_config.cuh"
+#include "kernels/gemm/sm90_tma_wgmma_stream_k.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_tile_order.cuh"
 
 namespace gpuopt {
@@ -35,10 +36,10 @@ __device__ __forceinline__ void produce(const CUtensorMap& map_p, const CUtensor
   tma_prefetch_desc(&map_q);
   RingPos pos;
   std::uint32_t xphase = 0;
-  for (int u = cp.cluster; u < p.total_units; u += cp.clusters) {
-    const TileCoord tc = decode_unit<kCluster>(u, p, rank);
+  for_each_work<K::kStreamK>(p, cp, [&](const Work& w) {
+    const TileCoord tc = decode_unit<kCluster>(w.u, p, rank);
     const int x0 = tc.x * kBlockM, y0 = tc.y * Cf::kBN;
-    for (int kb = 0; kb < p.k_blocks; ++kb) {
+    for (int kb = w.kb0; kb < w.kb1; ++kb) {
       if constexpr (kRes) {
         // Resident P: its k block once per tile, when the consumers' epilogue of the previous
         // tile has read the block (parity xphase ^ 1: passes at once on tile 0).
@@ -91,7 +92,7 @@ __device__ __forceinline__ void produce(const CUtensorMap& map_p, const CUtensor
       pos.template advance<K::kNumStages>();
     }
     xphase ^= 1u;
-  }
+  });
 }
 
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL

@@ -34,7 +34,8 @@ std::size_t reduce_out_size(gpuopt_reduce_op_t op, gpuopt_dtype_t t);
 // "sum", "min", ...; nullptr for values outside the enum.
 const char* reduce_op_name(gpuopt_reduce_op_t op);
 
-// Layout of the stream's op workspace (kOpWorkspaceBytes) as the reduce variants use it.
+// Layout of the stream's op workspace (kOpWorkspaceBytes) as the reduce variants use it (its
+// last 64 KiB are the sm90 GEMM's stream-K flags: kSkFlagsOffset in sm90_tma_wgmma.hpp).
 // Counters must be zero between calls: the block that uses one last resets it.
 namespace reduce_ws {
 constexpr std::size_t kCounterOffset = 0;

@@ -13,14 +13,15 @@ template <int kConsumers, int kCluster>
 struct Cooperative {
   static constexpr int kReleasers = 4 * kConsumers * kCluster;  // empty-barrier arrivals
 
-  // The CTA's units (cluster, cluster + clusters, ...): mainloop(u), then epilogue(u).
-  template <class Mainloop, class Epilogue>
-  static __device__ __forceinline__ void run(const ClusterPlace& cp, int units, Mainloop&& mainloop,
+  // The CTA's work in the order walk(f) hands it to f (the op's units cluster, cluster +
+  // clusters, ..., or pieces of them: the GEMM's stream-K tail): mainloop(w), then epilogue(w).
+  template <class Walk, class Mainloop, class Epilogue>
+  static __device__ __forceinline__ void run(Walk&& walk, Mainloop&& mainloop,
                                              Epilogue&& epilogue) {
-    for (int u = cp.cluster; u < units; u += cp.clusters) {
-      mainloop(u);
-      epilogue(u);
-    }
+    walk([&](const auto& w) {
+      mainloop(w);
+      epilogue(w);
+    });
   }
 };
 
