@@ -68,10 +68,13 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
 }
 
 // The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
-// products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048 (measured ahead there).
+// products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, and for single 16-bit or tf32 NN
+// products with m, n, k >= 8192 (measured ahead there).
 int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
-              gpuopt_dtype_t c) {
-  const gpuopt::GemmProblem p = problem(m, n, k, batch, GPUOPT_COMPUTE_F32, a, c);
+              gpuopt_dtype_t c, gpuopt_compute_t compute = GPUOPT_COMPUTE_F32,
+              gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
+  gpuopt::GemmProblem p = problem(m, n, k, batch, compute, a, c);
+  p.trans_a = ta;
   int count = 0;
   const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
   for (int i = 0; i < count; ++i)
@@ -85,7 +88,14 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   constexpr gpuopt_dtype_t f32 = GPUOPT_DTYPE_F32;
   EXPECT_GT(sm90_rank(8192, 8192, 1024, 1, bf16, f32), 100);
   EXPECT_GT(sm90_rank(16384, 8192, 2048, 1, f16, f32), 100);
-  EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 99) << "long k: not measured ahead on both";
+  EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 100) << "stream-K tail class";
+  EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, bf16), 100) << "stream-K tail class, bf16 C";
+  EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T), 99)
+      << "tf32 TN: not measured";
+  EXPECT_LT(sm90_rank(8192, 8192, 4096, 1, bf16, f32), 99) << "2048 < k < 8192: not measured";
+  EXPECT_LT(sm90_rank(8192, 8192, 8192, 2, bf16, f32), 99) << "batched";
+  EXPECT_LT(sm90_rank(4096, 4096, 4096, 1, bf16, f32), 99) << "4096^3: measured behind";
   EXPECT_LT(sm90_rank(4096, 4096, 1024, 1, bf16, f32), 99) << "smaller m, n: not measured";
   EXPECT_LT(sm90_rank(8192, 8192, 512, 1, bf16, f32), 99) << "shorter k: not measured";
   EXPECT_LT(sm90_rank(8192, 8192, 1024, 1, bf16, bf16), 99) << "bf16 C: measured behind";

@@ -31,18 +31,29 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
                      p.m * p.n <= kSmall && p.m * p.n * p.k <= kSmall;
   return exact_f32 && small ? 105 : 10;
 }
-// Large single 16-bit products with an f32 C and 1024 <= k <= 2048 (the ping-pong schedule):
-// sm90_tma_wgmma above the vendor rungs. With the staged epilogue (C in whole 128-byte lines,
-// docs/notes/gemm-sm90.md), which weighs most where k is short, the H100 bench of e4c8a03 ran bf16
-// 8192 x 8192 x 1024 at 1.072x cuBLAS re-timed interleaved (0.2113 against 0.2266 ms; the
-// helpers' probes 1.096-1.137x); before it, 0.87x (H100) and 0.97x (H200). Where not measured
-// ahead (bf16 C: 0.937x; 8192^3: 1.028x on the H100 but 0.94x on the H200 before the change;
-// 4096^3 0.990x; batches) the vendor runs.
+// sm90_tma_wgmma above the vendor rungs where it was measured ahead (H100), two shape classes:
+// - Large single 16-bit products with an f32 C and 1024 <= k <= 2048 (the ping-pong schedule).
+//   With the staged epilogue (C in whole 128-byte lines, docs/notes/gemm-sm90.md), which weighs
+//   most where k is short, the H100 bench of e4c8a03 ran bf16 8192 x 8192 x 1024 at 1.072x cuBLAS
+//   re-timed interleaved (0.2113 against 0.2266 ms; the helpers' probes 1.096-1.137x); before it,
+//   0.87x (H100) and 0.97x (H200). bf16 C there: 0.937x, so the vendor runs.
+// - Large single products with m, n, k >= 8192 (the cooperative schedule with the stream-K tail
+//   of the last partial wave): bf16 / f16 with an f32 or 16-bit C, and tf32 NN. H100 harness
+//   (interleaved with cuBLAS and cuBLASLt's heuristic choice): own / best vendor 1.032-1.042 bf16
+//   8192^3, 1.053 tf32 NN 8192^3; the bench of 8af202a had the kernel without the tail at 1.005
+//   (bf16), 1.021 (bf16 C) and 1.000 (tf32) of cuBLAS. Not measured on the H200 since the staged
+//   epilogue and the tail (0.94x at 8192^3 before both); a tuning cache corrects a device where
+//   the vendor is faster. tf32 in other layouts, 4096^3 (0.992x), batches: the vendor runs.
 int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
-  const bool half_in_f32_out = (p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16) &&
-                               p.c_type == GPUOPT_DTYPE_F32;
-  const bool shape = p.batch <= 1 && p.m >= 8192 && p.n >= 8192 && p.k >= 1024 && p.k <= 2048;
-  return half_in_f32_out && shape ? 101 : 80;
+  const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
+  const bool single = p.batch <= 1;
+  const bool pingpong_class = half_in && p.c_type == GPUOPT_DTYPE_F32 && single && p.m >= 8192 &&
+                              p.n >= 8192 && p.k >= 1024 && p.k <= 2048;
+  const bool tf32_nn = p.a_type == GPUOPT_DTYPE_F32 && p.compute == GPUOPT_COMPUTE_TF32 &&
+                       p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
+  const bool stream_k_class =
+      (half_in || tf32_nn) && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
+  return pingpong_class || stream_k_class ? 101 : 80;
 }
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
 constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
@@ -99,8 +110,8 @@ constexpr Variant<GemmProblem> kTable[] = {
         .sm90a()
         // no can_implement: its plan step checks the problem
         .plan(gemm_plan_sm90_tma_wgmma)
-        // Above the vendor rungs only for large 16-bit products with an f32 C at 1024 <= k <= 2048
-        // (sm90_tma_wgmma_pref); elsewhere below both, as the bench rows measured it. A tuning
+        // Above the vendor rungs only in the two shape classes of sm90_tma_wgmma_pref (measured
+        // ahead there); elsewhere below both, as the bench rows measured it. A tuning
         // cache (docs/tuning.md) still picks it where it times faster.
         .rank(sm90_tma_wgmma_pref)
         .launch(gemm_launch_sm90_tma_wgmma),
