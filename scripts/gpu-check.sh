@@ -188,7 +188,7 @@ ctest_label() {  # ctest_label NAME LOG ARGS...
 if [ "${SKIP_TESTS:-0}" = 1 ]; then
   record tests "skipped (SKIP_TESTS=1)" 0
 elif [ "$BUILT" -eq 1 ]; then
-  ctest_label "tests unit" "$OUT/build.log" -L unit --no-tests=error
+  ctest_label "tests unit" "$OUT/build.log" -L unit --no-tests=error -j "$JOBS"
   ctest_label "tests gpu" "$OUT/gpu.log" -L gpu --no-tests=error -j 4
   ctest_label "tests other" "$OUT/other.log" -LE '^(unit|gpu|bench)$' --no-tests=ignore
 else
