@@ -37,6 +37,7 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
     if (v == "sm90_zmarch_tma") return s.dims == 3 && tma;
     if (v == "sm90_zmarch_fwd_pairs")  // 128-byte aligned halo boxes, r <= 4
       return s.dims == 3 && tma && s.radius <= 4 && (e == 4 ? s.radius % 2 == 0 : s.radius != 1);
+    if (v == "sm90_zmarch_fwd_xsplit") return s.dims == 3 && tma && s.radius <= 6;
     if (v.rfind("sm90_zmarch_fwd", 0) == 0) return s.dims == 3 && tma;
     return true;  // auto
   }
@@ -84,6 +85,8 @@ class Stencil : public gput::OpTest<GPUOPT_OP_STENCIL> {
       if (HasFatalFailure()) return;
     }
   }
+
+  void run_fwd_edges(const std::string& name, int max_r);
 
   static StencilSpec spec2(gpuopt_dtype_t t, int r, gpuopt_boundary_t b, std::int64_t nx,
                            std::int64_t ny, std::int64_t in_pitch = 0, std::int64_t out_pitch = 0) {
@@ -170,33 +173,41 @@ TEST_F(Stencil, ZChunksRepeatedCalls) {
   force("auto");
 }
 
-// sm90_zmarch_fwd_pairs (clusters of 2 tiles stacked in y, halo rows multicast): y-tile counts
-// odd (the last cluster's second tile lies past the grid) and even, one tile row (ny below the
-// tile), several z-chunks, odd nx and padded pitches, every radius it takes, f32 and f64, each
+// One sm90_zmarch_fwd configuration on the grids its tiles, clusters and z-chunks find hardest:
+// y-tile counts odd and even, one tile row (ny below the tile), nx below the x halo and not a
+// multiple of the tile, several z-chunks, padded pitches; radii 1 .. max_r, f32 and f64, each
 // called twice on a NaN-poisoned output.
-TEST_F(Stencil, PairsClusterEdges) {
-  const std::string pairs = "sm90_zmarch_fwd_pairs";
+void Stencil::run_fwd_edges(const std::string& name, int max_r) {
   bool available = false;
-  for (const Variant& v : variants()) available = available || (v.name == pairs && v.available);
-  if (!available) GTEST_SKIP() << pairs << " does not run on this device (sm_90a only)";
+  for (const Variant& v : variants()) available = available || (v.name == name && v.available);
+  if (!available) GTEST_SKIP() << name << " does not run on this device (sm_90a only)";
   struct Shape {
     std::int64_t nx, ny, nz, pitch;
   };
   const Shape shapes[] = {{203, 77, 45, 208}, {517, 33, 130, 520}, {64, 10, 9, 64},
-                          {100, 48, 70, 104}, {37, 17, 66, 40},    {130, 64, 3, 132}};
+                          {100, 48, 70, 104}, {37, 17, 66, 40},    {130, 64, 3, 132},
+                          {3, 21, 19, 4},     {129, 16, 65, 132}};
   for (gpuopt_dtype_t t : kTypes)
-    for (int r = 1; r <= 4; ++r)
+    for (int r = 1; r <= max_r; ++r)
       for (const Shape& sh : shapes) {
         StencilCase c(
             spec3(t, r, GPUOPT_BOUNDARY_ZERO, sh.nx, sh.ny, sh.nz, sh.pitch, sh.pitch * sh.ny),
             rng_.split());
-        if (!accepts(pairs, c.spec())) continue;
+        if (!accepts(name, c.spec())) continue;
         c.upload();
-        run_repeated(c, pairs, 2);
+        run_repeated(c, name, 2);
         if (HasFatalFailure()) return;
       }
   force("auto");
 }
+
+// sm90_zmarch_fwd_pairs (clusters of 2 tiles stacked in y, halo rows multicast): the last
+// cluster's second tile past the grid when the y-tile count is odd.
+TEST_F(Stencil, PairsClusterEdges) { run_fwd_edges("sm90_zmarch_fwd_pairs", 4); }
+
+// sm90_zmarch_fwd_xsplit (interior and x-halo boxes in separate blocks of a stage): side boxes
+// wholly outside the grid (nx 3, 129), tiles narrower than the vector lanes.
+TEST_F(Stencil, XsplitEdges) { run_fwd_edges("sm90_zmarch_fwd_xsplit", 8); }
 
 // The compute-sanitizer subset (memcheck, racecheck, synccheck): every variant, both types and
 // boundaries, radii 1, 2 (the smallest sm90_zmarch_fwd_pairs takes) and 8, one small 2D and 3D

@@ -160,18 +160,21 @@ TEST(StencilDispatch, SyntheticDevices) {
   // TMA needs sm_90a and, without a driver here, cuTensorMapEncodeTiled: only where present.
   const bool tma = unit::device_count() > 0;
   EXPECT_EQ(choice(d2, 90), tma ? "sm90_tma" : "sm80_cpasync_unstaged");
-  EXPECT_EQ(choice(d3, 90), tma ? "sm90_zmarch_fwd_pairs" : "zmarch_sync");
-  // The pairs' halo boxes would start unaligned at f32 r = 1, 3 (and it stops at r = 4):
-  // fwd_chunks takes those.
-  for (int r : {1, 3, 5, 8}) {
+  EXPECT_EQ(choice(d3, 90), tma ? "sm90_zmarch_fwd_xsplit" : "zmarch_sync");
+  // x-split stages take r <= 6 (above, its registers spill): fwd_chunks takes 7 and 8.
+  for (int r : {1, 2, 3, 5, 6, 7, 8}) {
     gpuopt_stencil_desc_t dr = good(3);
     dr.radius = r;
-    EXPECT_EQ(choice(dr, 90), tma ? "sm90_zmarch_fwd_chunks" : "zmarch_sync") << r;
+    EXPECT_EQ(choice(dr, 90),
+              tma ? (r <= 6 ? "sm90_zmarch_fwd_xsplit" : "sm90_zmarch_fwd_chunks") : "zmarch_sync")
+        << r;
   }
   gpuopt_stencil_desc_t d64 = good(3);
   d64.dtype = GPUOPT_DTYPE_F64;
   d64.radius = 3;
-  EXPECT_EQ(choice(d64, 90), tma ? "sm90_zmarch_fwd_pairs" : "zmarch_sync");
+  EXPECT_EQ(choice(d64, 90), tma ? "sm90_zmarch_fwd_xsplit" : "zmarch_sync");
+  d64.radius = 8;
+  EXPECT_EQ(choice(d64, 90), tma ? "sm90_zmarch_fwd_chunks" : "zmarch_sync");
   for (int cc : {80, 86, 89}) {
     EXPECT_EQ(choice(d2, cc), "sm80_cpasync_unstaged") << cc;
     EXPECT_EQ(choice(d3, cc), "zmarch_sync") << cc;

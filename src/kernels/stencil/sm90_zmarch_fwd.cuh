@@ -24,13 +24,21 @@
 // empty barrier counts the warps of both CTAs (each warp of CTA k + 1 also arrives remotely on
 // CTA k's); the cluster meets once after the barriers' initialisation and once before exit.
 //
+// x-split (x_split, clusters of 1): each plane is three boxes, the tile's TX columns and the HX
+// columns either side, into three dense blocks of the stage (stencil_geometry.hpp). A whole-tile
+// box row starts HX columns before the tile, so the copy engine reads two 128-byte lines of L2
+// beyond the tile's per row and splits the row into more requests; the interior box reads whole
+// lines and each side box one 16- to 64-byte piece per row. The window of a thread then takes
+// its x neighbours from the side blocks at the tile's edges (SplitWindow).
+//
 // Configurations (stencil::FwdParams, Cfg::kParams): output rows per thread for r <= 4 and warps
 // per block (the tile), the ring-stage cap, blocks per SM (launch bounds, shared-memory budget),
 // the refill lag, the launcher's plan: z-chunks by the wave cost rule (zmarch_plan), as many
 // as fill one wave, or chunks of a fixed number of planes in xy-tile-fastest block order
 // (zmarch_plan_chunks), and the cluster size. The rungs: sm90_zmarch_fwd.cu (2 rows, cost rule),
 // sm90_zmarch_fwd_sweep.cu (1 row, one wave), sm90_zmarch_fwd_chunks.cu (1 row, 64-plane
-// chunks) and sm90_zmarch_fwd_pairs.cu (fwd_chunks in clusters of 2). Measured: see those files
+// chunks), sm90_zmarch_fwd_pairs.cu (fwd_chunks in clusters of 2) and sm90_zmarch_fwd_xsplit.cu
+// (fwd_chunks with x-split stages). Measured: see those files
 // and docs/notes/stencil.md.
 #pragma once
 #include <cuda.h>
@@ -104,9 +112,36 @@ __device__ __forceinline__ void add_z_terms(Lanes<T> (&acc)[N][V], int u, const 
 }
 
 // The input's tensor maps: the whole tile plus halo (ROWS rows; clusters of 1), or the 2r-row
-// halo box and the (TY - 2r)-row middle box (clusters).
+// halo box and the (TY - 2r)-row middle box (clusters); x-split: tile is the TX x ROWS interior
+// box and side the HX x ROWS box of either x halo.
 struct FwdMaps {
-  CUtensorMap tile, halo, mid;
+  CUtensorMap tile, halo, mid, side;
+};
+
+// A thread's vectors in an x-split stage (stencil::DenseWindow's interface): centre vectors from
+// the interior block, the x window of its one output row (V = 1: window row R) from the block
+// holding each vector (a side block for lane 0's left and lane 31's right neighbours).
+template <class Shape, class T>
+struct SplitWindow {
+  static constexpr int NV = 2 * Shape::HX / Shape::W + 1;
+  const T* s;  // the stage
+  int c0;      // window row 0's centre vector (elements from s)
+  int q[NV];   // vector q of window row R (elements from s)
+  __device__ __forceinline__ SplitWindow(int tx, int ty) {
+    constexpr int TX = Shape::TX, HX = Shape::HX, R = (Shape::ROWS - Shape::TY) / 2;
+    constexpr int left = stencil::split_left_offset(Shape::E, R, Shape::TY) / Shape::E;
+    constexpr int right = stencil::split_right_offset(Shape::E, R, Shape::TY) / Shape::E;
+    s = nullptr;
+    c0 = ty * TX + tx * Shape::W;
+#pragma unroll
+    for (int v = 0; v < NV; ++v) {
+      const int c = tx * Shape::W - HX + v * Shape::W;  // tile column
+      q[v] = c < 0 ? left + (ty + R) * HX + c + HX
+                   : (c >= TX ? right + (ty + R) * HX + c - TX : (ty + R) * TX + c);
+    }
+  }
+  __device__ __forceinline__ const T* centre(int row) const { return s + c0 + row * Shape::TX; }
+  __device__ __forceinline__ const T* vec(int, int v) const { return s + q[v]; }
 };
 
 template <class T, int R, class Cfg>
@@ -116,14 +151,18 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Shape = ShapeFwd<T, R, Cfg>;
   constexpr int V = stencil::fwd_rows_per_thread(R, Cfg::kParams.vmax);
-  constexpr int S = stencil::fwd_stages(Shape::STAGE_BYTES, Cfg::kParams);
+  constexpr int S =
+      stencil::fwd_stages(stencil::fwd_stage_bytes(Shape::E, R, Cfg::kParams), Cfg::kParams);
   constexpr int NW = Shape::THREADS / 32;
   constexpr int N = 2 * R;  // z partial-sum slots (plane p in slot p % N)
   constexpr int D = Cfg::kParams.refill_lag;
   constexpr int CY = Cfg::kParams.cluster_y > 1 ? Cfg::kParams.cluster_y : 1;
   constexpr int ROW_BYTES = Shape::COLS * Shape::E;
-  static_assert(stencil::fwd_cluster_supported(Shape::E, R, Cfg::kParams),
-                "a cluster configuration out of its range (the launcher refuses such radii)");
+  constexpr int STAGE = stencil::fwd_stage_bytes(Shape::E, R, Cfg::kParams);
+  constexpr bool XS = Cfg::kParams.x_split;
+  static_assert(stencil::fwd_config_supported(Shape::E, R, Cfg::kParams),
+                "a configuration out of its range (the launcher refuses such radii)");
+  static_assert(!XS || V == 1, "x-split stages: one output row per thread");
   extern __shared__ __align__(128) unsigned char smem_dyn[];
   const int rank = CY > 1 ? static_cast<int>(sm90::cluster_ctarank()) : 0;
   unsigned char* const smem_raw = stencil::align128(smem_dyn) + rank * Shape::TY * ROW_BYTES;
@@ -138,9 +177,16 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
   auto issue = [&](int j) {
     const int s = j % S;
     const std::uint32_t bar = sm90::smem_addr(&full[s]);
-    const std::uint32_t dst = sm90::smem_addr(smem_raw + s * Shape::STAGE_BYTES);
+    const std::uint32_t dst = sm90::smem_addr(smem_raw + s * STAGE);
     sm90::mbar_arrive_expect_tx(bar, Shape::BYTES);
-    if constexpr (CY == 1) {
+    if constexpr (XS) {
+      const int x0 = cx + Shape::HX;
+      sm90::tma_load_3d(dst, &maps.tile, bar, x0, cy, cz + j);
+      sm90::tma_load_3d(dst + stencil::split_left_offset(Shape::E, R, Shape::TY), &maps.side, bar,
+                        cx, cy, cz + j);
+      sm90::tma_load_3d(dst + stencil::split_right_offset(Shape::E, R, Shape::TY), &maps.side, bar,
+                        x0 + Shape::TX, cy, cz + j);
+    } else if constexpr (CY == 1) {
       sm90::tma_load_3d(dst, &maps.tile, bar, cx, cy, cz + j);
     } else {
       constexpr int H = 2 * R, TY = Shape::TY;
@@ -182,6 +228,16 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       if (st.lanes > 0 && y + i < g.ny) st.rows |= 1 << i;
     st.base = out + (st.rows ? x + y * g.out_pitch + blk.z0 * g.out_slice : 0);
   }
+  // The thread's vectors in a stage (x-split or dense).
+  auto window = [&](const T* plane) {
+    if constexpr (XS) {
+      SplitWindow<Shape, T> w(tx, ty);
+      w.s = plane;
+      return w;
+    } else {
+      return stencil::DenseWindow<Shape, T>(plane, tx, ty, V);
+    }
+  };
   Lanes<T> acc[N][V];
 #pragma unroll
   for (int n = 0; n < N; ++n)
@@ -197,18 +253,17 @@ __global__ void __launch_bounds__(ShapeFwd<T, R, Cfg>::THREADS, Cfg::kParams.blo
       const int j = jb + u;
       if (j >= planes) break;
       sm90::mbar_wait(sm90::smem_addr(&full[s]), phase);
-      const T* plane = reinterpret_cast<const T*>(smem_raw + s * Shape::STAGE_BYTES);
+      const auto w = window(reinterpret_cast<const T*>(smem_raw + s * STAGE));
       // The thread's centre vectors of plane j feed the z terms of planes j - R .. j + R; plane
       // j - R, then complete, is stored first, so its slot is free during the x/y terms.
       Lanes<T> c[V];
 #pragma unroll
-      for (int i = 0; i < V; ++i)
-        c[i] = stencil::lds_vec(plane + (ty * V + i + R) * Shape::COLS + Shape::HX + tx * Shape::W);
+      for (int i = 0; i < V; ++i) c[i] = stencil::lds_vec(w.centre(i + R));
       add_z_terms<R, false>(acc, u, c, k);
       if (j >= 2 * R) fwd_store(st, g, static_cast<i64>(j - 2 * R) * g.out_slice, acc[(u + R) % N]);
       if (j >= R && j < planes - R) {  // an output plane: its centre, x and y terms
         Lanes<T> centre[V];
-        stencil::tile_accumulate<Shape, R, V>(plane, tx, ty, k, acc[u], centre);
+        stencil::window_accumulate<Shape, R, V>(w, k, acc[u], centre);
       }
       add_z_terms<R, true>(acc, u, c, k);
       __syncwarp();
@@ -246,22 +301,30 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
     constexpr int R = decltype(rc)::value;
     using Shape = ShapeFwd<T, R, Cfg>;
     constexpr int CY = Cfg::kParams.cluster_y > 1 ? Cfg::kParams.cluster_y : 1;
-    if constexpr (!stencil::fwd_cluster_supported(Shape::E, R, Cfg::kParams)) {
-      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                  "%s: clusters take r <= 4 with 128-byte aligned halo boxes", what);
+    if constexpr (!stencil::fwd_config_supported(Shape::E, R, Cfg::kParams)) {
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "%s: %s", what,
+                  Cfg::kParams.x_split ? "x-split stages take r <= 6"
+                                       : "clusters take r <= 4 with 128-byte aligned halo boxes");
     } else {
       // The ring plus the cluster shift and the align slack: the size can_implement checks.
       const int smem = static_cast<int>(stencil_tma3d_fwd_smem(p, Cfg::kParams));
       auto* kernel = stencil_sm90_zmarch_fwd_kernel<T, R, Cfg>;
       FwdMaps maps;
-      if constexpr (CY == 1) {
-        GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env,
+      if constexpr (Cfg::kParams.x_split) {
+        GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::TX, Shape::ROWS, smem, env,
                                                &maps.tile));
         maps.halo = maps.mid = maps.tile;
+        if (!stencil::encode_plane_map(&maps.side, p, Shape::HX, Shape::ROWS))
+          return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                      "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+      } else if constexpr (CY == 1) {
+        GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env,
+                                               &maps.tile));
+        maps.halo = maps.mid = maps.side = maps.tile;
       } else {
         GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, 2 * R, smem, env,
                                                &maps.halo));
-        maps.tile = maps.mid = maps.halo;
+        maps.tile = maps.mid = maps.side = maps.halo;
         if (Shape::TY > 2 * R &&
             !stencil::encode_plane_map(&maps.mid, p, Shape::COLS, Shape::TY - 2 * R))
           return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,

@@ -7,7 +7,8 @@
 // L2 81% busy; its TMA boxes move 2.4x the grid from L2 (halo rows plus whole 128-byte lines for
 // the 16-byte x halos), so the L2 side, not DRAM, bounds it. Takes r <= 4 where the halo boxes
 // start 128-byte aligned in shared memory (f32 r = 2, 4; f64 r = 2, 3, 4); fwd_chunks takes the
-// rest (above r = 4 the cluster's extra registers spill; unmeasured).
+// rest (above r = 4 the cluster's extra registers spill; unmeasured). sm90_zmarch_fwd_xsplit
+// (x-split stages, clusters of 1) ranks above it: 1.069x (H100, st3k2 probe).
 #include "kernels/stencil/sm90_zmarch_fwd.cuh"
 
 namespace gpuopt {

@@ -5,9 +5,9 @@
 // Dispatch rule (stencil_table.cpp; measured on an H200 and an H100, docs/notes/stencil.md): 2D
 // problems run sm90_tma where it can (zero boundary, 16-byte aligned base and pitches), else
 // sm80_cpasync_unstaged (measured faster than the pipelined sm80_cpasync), else smem_sync; 3D
-// problems run sm90_zmarch_fwd_pairs (r <= 4 where its halo boxes align), else
-// sm90_zmarch_fwd_chunks, else the other TMA z-marching rungs (the same conditions; ranked by
-// measurement), else zmarch_sync; naive (both dimensionalities, any layout) ranks last.
+// problems run sm90_zmarch_fwd_xsplit (zero boundary, 16-byte aligned base and pitches), else
+// the other TMA z-marching rungs (the same conditions; ranked by measurement), else zmarch_sync;
+// naive (both dimensionalities, any layout) ranks last.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +82,7 @@ gpuopt_status_t stencil_launch_sm90_tma(const StencilProblem& p, const ExecEnv& 
 gpuopt_status_t stencil_launch_sm90_tma_ring(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_chunks(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd_pairs(const StencilProblem& p, const ExecEnv& env);
+gpuopt_status_t stencil_launch_sm90_zmarch_fwd_xsplit(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_zmarch_sync(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_tma(const StencilProblem& p, const ExecEnv& env);
 gpuopt_status_t stencil_launch_sm90_zmarch_fwd(const StencilProblem& p, const ExecEnv& env);

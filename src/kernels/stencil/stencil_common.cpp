@@ -83,7 +83,7 @@ std::size_t stencil_tma3d_smem(const StencilProblem& p) {
 
 std::size_t stencil_tma3d_fwd_smem(const StencilProblem& p, const stencil::FwdParams& c) {
   const int e = static_cast<int>(p.elem());
-  const int st = stencil::stage_bytes(e, p.radius, stencil::fwd_tile_rows(p.radius, c));
+  const int st = stencil::fwd_stage_bytes(e, p.radius, c);
   return static_cast<std::size_t>(stencil::fwd_stages(st, c)) * st +
          static_cast<std::size_t>(stencil::fwd_cluster_shift_bytes(e, p.radius, c)) +
          stencil::kAlignSlack;

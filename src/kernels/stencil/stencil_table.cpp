@@ -67,9 +67,12 @@ const char* can_fwd(const StencilProblem& p, const DeviceDesc& dev, const stenci
   if (const char* why = need_3d(p)) return why;
   if (const char* why = can_zmarch_blocks(p)) return why;
   if (const char* why = stencil_tma_can(p)) return why;
-  if (!stencil::fwd_cluster_supported(static_cast<int>(p.elem()), p.radius, c))
-    return "clusters take r <= 4 whose halo boxes start 128-byte aligned in shared memory (f32 "
-           "r = 2, 4; f64 r = 2, 3, 4): sm90_zmarch_fwd_chunks takes the others";
+  if (!stencil::fwd_config_supported(static_cast<int>(p.elem()), p.radius, c))
+    return c.x_split ? "x-split stages take r <= 6 (above, registers spill): "
+                       "sm90_zmarch_fwd_chunks takes the others"
+                     : "clusters take r <= 4 whose halo boxes start 128-byte aligned in shared "
+                       "memory (f32 r = 2, 4; f64 r = 2, 3, 4): sm90_zmarch_fwd_chunks takes "
+                       "the others";
   return stencil_smem_can(stencil_tma3d_fwd_smem(p, c), dev);
 }
 template <const stencil::FwdParams& C>
@@ -84,6 +87,7 @@ constexpr auto can_sm90_zmarch_fwd = can_fwd_cfg<stencil::kFwdTwoRows>;
 constexpr auto can_sm90_zmarch_fwd_sweep = can_fwd_cfg<stencil::kFwdSweep>;
 constexpr auto can_sm90_zmarch_fwd_chunks = can_fwd_cfg<stencil::kFwdChunks>;
 constexpr auto can_sm90_zmarch_fwd_pairs = can_fwd_cfg<stencil::kFwdPairs>;
+constexpr auto can_sm90_zmarch_fwd_xsplit = can_fwd_cfg<stencil::kFwdXsplit>;
 
 // Ranks: ladder order within each dimensionality; naive (every problem) last. See
 // docs/notes/stencil.md.
@@ -186,6 +190,15 @@ constexpr Variant<StencilProblem> kTable[] = {
         .can(can_sm90_zmarch_fwd_pairs)
         .rank<53>()
         .launch(stencil_launch_sm90_zmarch_fwd_pairs),
+    // H100 (st3k2 probe, 2026-11-27): xsplit 1.069x pairs, 1.089x fwd_chunks (0.881 of copy).
+    Row("sm90_zmarch_fwd_xsplit",
+        "3D: fwd_chunks with each plane loaded as the tile's interior columns plus two x-halo "
+        "boxes: whole 128-byte lines of L2 and half the L2 requests of the whole-tile box (r <= 6)",
+        kTypes)
+        .sm90a()
+        .can(can_sm90_zmarch_fwd_xsplit)
+        .rank<54>()
+        .launch(stencil_launch_sm90_zmarch_fwd_xsplit),
 };
 
 }  // namespace

@@ -184,28 +184,42 @@ __device__ __forceinline__ T coef_rt(const StencilCoeffs<T>& k, int o) {
   return k.c[1 + A * 2 * R + (o < 0 ? o + R : o + R - 1)];
 }
 
-// Centre, x and y terms of the thread's V x W outputs from the tile s: thread column tx (0..31)
-// owns x = tx * W .. + W - 1, thread row ty owns y = ty * V .. + V - 1 (tile coordinates).
-// acc[i] receives the sum for output row i. Each tile row the thread needs is read once as
-// vectors: the centre vector of rows -R .. V - 1 + R feeds the y terms of every output row it
-// touches (register reuse along y), the x-neighbour vectors only for the V own rows.
+// Where a thread finds its vectors in a staged plane: the centre vector of window row `row` (0 ..
+// V - 1 + 2R: tile rows ty * V - R ..) and vector q (0 .. 2 HX / W) of the x window
+// (x - HX .. x + W - 1 + HX) of row `row`. DenseWindow: the ROWS x COLS layout above.
+template <class Shape, class T>
+struct DenseWindow {
+  const T* col;  // window row 0, column tx * W - HX
+  __device__ __forceinline__ DenseWindow(const T* s, int tx, int ty, int v)
+      : col(s + (ty * v) * Shape::COLS + tx * Shape::W) {}
+  __device__ __forceinline__ const T* centre(int row) const {
+    return col + row * Shape::COLS + Shape::HX;
+  }
+  __device__ __forceinline__ const T* vec(int row, int q) const {
+    return col + row * Shape::COLS + q * Shape::W;
+  }
+};
+
+// Centre, x and y terms of the thread's V x W outputs from a staged plane (window w): thread
+// column tx (0..31) owns x = tx * W .. + W - 1, thread row ty owns y = ty * V .. + V - 1 (tile
+// coordinates). acc[i] receives the sum for output row i. Each tile row the thread needs is read
+// once as vectors: the centre vector of rows -R .. V - 1 + R feeds the y terms of every output
+// row it touches (register reuse along y), the x-neighbour vectors only for the V own rows.
 // tile_accumulate adds the sums to acc (which may hold other terms, as the z partial sums of
 // sm90_zmarch_fwd) and returns the centre vectors of the V own rows; tile_compute starts from 0.
-template <class Shape, int R, int V, class T>
-__device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
-                                                const StencilCoeffs<T>& k, Lanes<T> (&acc)[V],
-                                                Lanes<T> (&centre)[V]) {
+template <class Shape, int R, int V, class T, class Window>
+__device__ __forceinline__ void window_accumulate(const Window& w, const StencilCoeffs<T>& k,
+                                                  Lanes<T> (&acc)[V], Lanes<T> (&centre)[V]) {
   constexpr int W = Shape::W;
-  constexpr int NV = 2 * Shape::HX / W + 1;            // vectors spanning x - HX .. x + W - 1 + HX
-  const T* col = s + (ty * V) * Shape::COLS + tx * W;  // tile row 0 of this thread's window
+  constexpr int NV = 2 * Shape::HX / W + 1;  // vectors spanning x - HX .. x + W - 1 + HX
 #pragma unroll
   for (int j = -R; j < V + R; ++j) {
-    const T* row = col + (j + R) * Shape::COLS;
     Lanes<T> c;
     if (j >= 0 && j < V) {  // an own row: centre and x terms
       Lanes<T> win[NV];
 #pragma unroll
-      for (int q = 0; q < NV; ++q) win[q] = lds_vec(row + q * W);
+      for (int q = 0; q < NV; ++q)
+        win[q] = q == Shape::HX / W ? lds_vec(w.centre(j + R)) : lds_vec(w.vec(j + R, q));
       c = win[Shape::HX / W];
       centre[j] = c;
 #pragma unroll
@@ -221,7 +235,7 @@ __device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
         acc[j].v[e] += a;
       }
     } else {
-      c = lds_vec(row + Shape::HX);
+      c = lds_vec(w.centre(j + R));
     }
     // The row's centre vector feeds the y terms of every own row within R.
 #pragma unroll
@@ -233,6 +247,14 @@ __device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
       }
     }
   }
+}
+
+// window_accumulate on the dense tile s.
+template <class Shape, int R, int V, class T>
+__device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
+                                                const StencilCoeffs<T>& k, Lanes<T> (&acc)[V],
+                                                Lanes<T> (&centre)[V]) {
+  window_accumulate<Shape, R, V>(DenseWindow<Shape, T>(s, tx, ty, V), k, acc, centre);
 }
 
 template <class Shape, int R, int V, class T>
