@@ -148,7 +148,8 @@ bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std
 // Fills plan for p on dev; nullptr on success, else why the variant cannot run p.
 const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan);
 
-// Per-input-type launchers (one translation unit each, for build parallelism).
+// Per-input-type launchers (sm90_tma_wgmma_launchers.cu; the kernels are compiled one set per
+// translation unit, sm90_tma_wgmma_instances.hpp).
 gpuopt_status_t launch_bf16(const Plan& plan, const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t launch_f16(const Plan& plan, const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t launch_tf32(const Plan& plan, const GemmProblem& p, const ExecEnv& env);

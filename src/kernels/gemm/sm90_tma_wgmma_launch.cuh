@@ -7,6 +7,7 @@
 #include "arch/sm90/cluster_launch.hpp"
 #include "common/launch.hpp"
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
+#include "kernels/gemm/sm90_tma_wgmma_instances.hpp"
 #include "kernels/gemm/sm90_tma_wgmma_kernel.cuh"
 #include "runtime/error.hpp"
 
@@ -61,8 +62,7 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
   return check_launch(env.fn, "gemm sm90_tma_wgmma kernel launch");
 }
 
-template <class TIn, class TOut, bool kPK, bool kQK, bool kPRegs = false, bool kSwap = false,
-          bool kPP = false>
+template <class TIn, class TOut, bool kPK, bool kQK, bool kPRegs, bool kSwap, bool kPP>
 gpuopt_status_t launch_one(const Plan& plan, const ExecEnv& env) {
   return plan.cluster > 1
              ? launch_cluster<TIn, TOut, kPK, kQK, kMaxCluster, kPRegs, kSwap, kPP>(plan, env)
@@ -77,14 +77,6 @@ gpuopt_status_t launch_majors_of(const Plan& plan, const ExecEnv& env) {
                          : launch_one<TIn, TOut, true, false, false, false, kPP>(plan, env);
   return plan.q_kmajor ? launch_one<TIn, TOut, false, true, false, false, kPP>(plan, env)
                        : launch_one<TIn, TOut, false, false, false, false, kPP>(plan, env);
-}
-
-template <class TIn, class TOut>
-gpuopt_status_t launch_majors(const Plan& plan, const ExecEnv& env) {
-#if GPUOPT_SM90_PINGPONG
-  if (plan.pingpong) return launch_majors_of<TIn, TOut, true>(plan, env);
-#endif
-  return launch_majors_of<TIn, TOut, false>(plan, env);
 }
 
 }  // namespace sm90
