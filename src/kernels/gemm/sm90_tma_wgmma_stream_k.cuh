@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 
+#include "arch/sm90/gpu_flag.cuh"
 #include "arch/sm90/warp_specialized/roles.cuh"
 #include "kernels/gemm/sm90_tma_wgmma.hpp"
 
@@ -57,7 +58,8 @@ __device__ __forceinline__ void for_each_work(const Params& p, const ClusterPlac
 }
 
 // A tail piece that does not reach the tile's last k block: the consumer threads' accumulators
-// to the CTA's partial slot, then each warp raises its flag (release: its lanes' stores first).
+// to the CTA's partial slot, then each warp raises its flag (after a warp barrier: its lanes'
+// stores first).
 __device__ __forceinline__ void sk_store_partial(const float (&d)[128], const Params& p, int slot) {
   const int t = static_cast<int>(threadIdx.x) - 128, lane = t & 31;
   float4* dst =
@@ -66,12 +68,8 @@ __device__ __forceinline__ void sk_store_partial(const float (&d)[128], const Pa
   for (int i = 0; i < 32; ++i)
     __stcg(dst + i * 128 * kConsumers,
            make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-  __threadfence();
   __syncwarp();
-  if (lane == 0) {
-    unsigned* flag = p.flags + slot * kSkWarps + (t >> 5);
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(1u) : "memory");
-  }
+  if (lane == 0) flag_set_release(p.flags + slot * kSkWarps + (t >> 5), 1u);
 }
 
 // Adds the partial in `slot` once its writer's flag (each warp its own) is up, and lowers the
@@ -79,12 +77,7 @@ __device__ __forceinline__ void sk_store_partial(const float (&d)[128], const Pa
 __device__ __forceinline__ void sk_add_partial(float (&d)[128], const Params& p, int slot) {
   const int t = static_cast<int>(threadIdx.x) - 128, lane = t & 31;
   unsigned* flag = p.flags + slot * kSkWarps + (t >> 5);
-  for (;;) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
-    if (v != 0) break;
-    __nanosleep(64);
-  }
+  flag_wait_acquire(flag, 1u, 64);
   const float4* src =
       reinterpret_cast<const float4*>(p.partials + static_cast<long long>(slot) * kPartialFloats) +
       t;
@@ -97,8 +90,7 @@ __device__ __forceinline__ void sk_add_partial(float (&d)[128], const Params& p,
     d[4 * i + 3] += v.w;
   }
   __syncwarp();
-  if (lane == 0)
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(0u) : "memory");
+  if (lane == 0) flag_store_relaxed(flag, 0u);
 }
 
 // The epilogue step of piece w. A piece short of the tile's last k block stores its partial
