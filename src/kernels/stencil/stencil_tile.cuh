@@ -205,7 +205,7 @@ struct DenseWindow {
 // coordinates). acc[i] receives the sum for output row i. Each tile row the thread needs is read
 // once as vectors: the centre vector of rows -R .. V - 1 + R feeds the y terms of every output
 // row it touches (register reuse along y), the x-neighbour vectors only for the V own rows.
-// tile_accumulate adds the sums to acc (which may hold other terms, as the z partial sums of
+// window_accumulate adds the sums to acc (which may hold other terms, as the z partial sums of
 // sm90_zmarch_fwd) and returns the centre vectors of the V own rows; tile_compute starts from 0.
 template <class Shape, int R, int V, class T, class Window>
 __device__ __forceinline__ void window_accumulate(const Window& w, const StencilCoeffs<T>& k,
@@ -249,14 +249,6 @@ __device__ __forceinline__ void window_accumulate(const Window& w, const Stencil
   }
 }
 
-// window_accumulate on the dense tile s.
-template <class Shape, int R, int V, class T>
-__device__ __forceinline__ void tile_accumulate(const T* s, int tx, int ty,
-                                                const StencilCoeffs<T>& k, Lanes<T> (&acc)[V],
-                                                Lanes<T> (&centre)[V]) {
-  window_accumulate<Shape, R, V>(DenseWindow<Shape, T>(s, tx, ty, V), k, acc, centre);
-}
-
 template <class Shape, int R, int V, class T>
 __device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const StencilCoeffs<T>& k,
                                              Lanes<T> (&acc)[V]) {
@@ -265,7 +257,7 @@ __device__ __forceinline__ void tile_compute(const T* s, int tx, int ty, const S
 #pragma unroll
     for (int e = 0; e < Shape::W; ++e) acc[i].v[e] = T(0);
   Lanes<T> centre[V];
-  tile_accumulate<Shape, R, V>(s, tx, ty, k, acc, centre);
+  window_accumulate<Shape, R, V>(DenseWindow<Shape, T>(s, tx, ty, V), k, acc, centre);
 }
 
 // Stores the W lanes of output row (y, z) at x (a multiple of W): one 16-byte store when the row
