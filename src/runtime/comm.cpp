@@ -49,10 +49,11 @@ gpuopt_status_t comm_close(const char* fn, Comm* comm, bool abort) {
   comm->ctx->live_objects.fetch_sub(1);
   const NcclApi& api = *comm->api;
   NcclResult r = kNcclSuccess;
+  // The communicator is destroyed even where its device cannot be made current (NCCL switches
+  // to its own device); that failure is then the status, its message recorded by make_current.
+  gpuopt_status_t current = GPUOPT_SUCCESS;
   if (comm->nccl) {
-    int cur = -1;
-    if (cudaGetDevice(&cur) != cudaSuccess || cur != comm->ctx->device)
-      cudaSetDevice(comm->ctx->device);
+    current = make_current(fn, *comm->ctx);
     r = abort ? api.CommAbort(comm->nccl) : api.CommDestroy(comm->nccl);
   }
   if (comm->check_device) cudaFree(comm->check_device);
@@ -61,7 +62,7 @@ gpuopt_status_t comm_close(const char* fn, Comm* comm, bool abort) {
   delete comm;
   if (r != kNcclSuccess)
     return fail_nccl(api, r, nullptr, fn, abort ? "ncclCommAbort" : "ncclCommDestroy");
-  return GPUOPT_SUCCESS;
+  return current;
 }
 
 }  // namespace gpuopt
