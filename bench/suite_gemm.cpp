@@ -29,7 +29,12 @@ constexpr double kWarmBudgetMs = 100.0;  // extra warm-up calls after the probe
 constexpr double kMinSampleMs = 0.5;     // a sample times enough calls to last this long
 constexpr int kMaxInner = 64;
 constexpr std::int64_t kTextbookMaxN = 4096;
-constexpr int kPairRounds = 5;  // rounds of the interleaved re-timing (time_interleaved)
+// The interleaved re-timing the bars read (time_interleaved_gemm): 9 rounds of samples lasting at
+// least 4 ms each. With 5 rounds of 0.5 ms samples (2-3 calls at 4096^3) a ratio of two kernels
+// within 1% of each other moved by 3% from run to run (tf32 4096^3: 1.011, then 0.976), while a
+// probe with 20-call samples repeated within 1% (docs/notes/gemm-sm90.md).
+constexpr int kPairRounds = 9;
+constexpr double kPairSampleMs = 4.0;
 
 const char* compute_name(gpuopt_compute_t c) {
   switch (c) {
@@ -411,11 +416,15 @@ Row gemm_row_base(const GemmGroup& g) {
 // long run the machine's state drifts between rows that run seconds apart
 // (docs/notes/history/gemm-runs.md: 0.747 in the full run, 0.940 alone, same kernel; on the H100
 // rows of near-equal variants a minute apart differ by up to 8%). kPairRounds rounds of all of
-// them (time_interleaved), each 1 warm-up call and 3 samples of enough calls to last kMinSampleMs
-// at ms_hint per call. Returns each variant's median. Auto must run auto_ran throughout.
-std::vector<double> time_interleaved_gemm(BenchEnv& env, const GemmGroup& g, const Operands& o,
-                                          const std::vector<std::string>& variants, double ms_hint,
-                                          const std::string& auto_ran) {
+// them (time_interleaved), each 1 warm-up call and 3 samples of enough calls to last
+// kPairSampleMs at ms_hint per call. Returns each round's median per variant ([variant][round]):
+// ratios are taken round by round (paired_ratio), so a slow round counts against both variants.
+// Auto must run auto_ran throughout.
+std::vector<std::vector<double>> time_interleaved_gemm(BenchEnv& env, const GemmGroup& g,
+                                                       const Operands& o,
+                                                       const std::vector<std::string>& variants,
+                                                       double ms_hint,
+                                                       const std::string& auto_ran) {
   const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
   const auto call = [&](long) {
     gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr());
@@ -424,8 +433,8 @@ std::vector<double> time_interleaved_gemm(BenchEnv& env, const GemmGroup& g, con
   tc.sync_each = false;
   tc.warmup = 1;
   tc.repeats = 3;
-  tc.inner =
-      std::clamp(static_cast<int>(std::ceil(kMinSampleMs / std::max(ms_hint, 1e-3))), 1, kMaxInner);
+  tc.inner = std::clamp(static_cast<int>(std::ceil(kPairSampleMs / std::max(ms_hint, 1e-3))), 1,
+                        kMaxInner);
   int selected = -1;
   const auto check_auto = [&] {
     if (selected < 0 || variants[static_cast<std::size_t>(selected)] != "auto") return;
@@ -441,12 +450,23 @@ std::vector<double> time_interleaved_gemm(BenchEnv& env, const GemmGroup& g, con
         gpuopt_context_set_variant(env.ctx, GPUOPT_OP_GEMM, v == "auto" ? nullptr : v.c_str()));
     selected = i;
   };
-  const std::vector<std::vector<double>> ms =
+  std::vector<std::vector<double>> ms =
       time_interleaved(env.cu, static_cast<int>(variants.size()), kPairRounds, select, call, tc);
   check_auto();
-  std::vector<double> out;
-  for (const std::vector<double>& m : ms) out.push_back(median(m));
-  return out;
+  return ms;
+}
+
+// Median over rounds of (the fastest of `refs` in the round) / num in the round: the paired ratio
+// of two interleaved timings (ms[variant][round]).
+double paired_ratio(const std::vector<std::vector<double>>& ms,
+                    const std::vector<std::size_t>& refs, std::size_t num) {
+  std::vector<double> ratios;
+  for (std::size_t r = 0; r < ms[num].size(); ++r) {
+    double ref = INFINITY;
+    for (std::size_t i : refs) ref = std::min(ref, ms[i][r]);
+    ratios.push_back(ref / ms[num][r]);
+  }
+  return median(ratios);
 }
 
 // A progress step that re-times for a bar: run() returns the summary; a failure is recorded in
@@ -501,13 +521,13 @@ void retime_for_bars(BenchEnv& env, const GemmGroup& g, const Operands& o, std::
       }
       Row* own = row(p.best_own);
       retime_step(env, label(g, own->variant + " vs " + vs + " interleaved"), own, [&] {
-        const std::vector<double> ms = time_interleaved_gemm(env, g, o, names, own->ms, "");
-        double vendor_ms = INFINITY;
+        const auto ms = time_interleaved_gemm(env, g, o, names, own->ms, "");
+        std::vector<std::size_t> vendors;
         for (std::size_t i = 1; i < ms.size(); ++i) {
-          vendor_ms = std::min(vendor_ms, ms[i]);
-          if (names[i] == kGemmCublas) own->paired_ratio_cublas = ms[i] / ms[0];
+          vendors.push_back(i);
+          if (names[i] == kGemmCublas) own->paired_ratio_cublas = paired_ratio(ms, {i}, 0);
         }
-        own->paired_ratio = vendor_ms / ms[0];
+        own->paired_ratio = paired_ratio(ms, vendors, 0);
         return fmt("%.3f of the best vendor", own->paired_ratio) +
                fmt(" (rows: %.3f)", p.vendor->ms / own->ms);
       });
@@ -529,10 +549,10 @@ void retime_for_bars(BenchEnv& env, const GemmGroup& g, const Operands& o, std::
   const std::string fastest = p.fastest->variant;
   retime_step(
       env, label(g, "auto (ran " + a->ran_variant + ") vs " + fastest + " interleaved"), a, [&] {
-        const std::vector<double> ms =
+        const auto ms =
             time_interleaved_gemm(env, g, o, {"auto", fastest}, p.fastest->ms, a->ran_variant);
         a->paired_fastest = fastest;
-        a->paired_ratio_fastest = ms[1] / ms[0];
+        a->paired_ratio_fastest = paired_ratio(ms, {1}, 0);
         return fmt("%.3f of the fastest", a->paired_ratio_fastest) +
                fmt(" (rows: %.3f)", p.fastest->ms / p.ran->ms);
       });
