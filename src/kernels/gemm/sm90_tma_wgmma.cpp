@@ -105,7 +105,8 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   const std::int64_t ext_q = plan->swap ? p.n : p.m;  // rows of Q (wgmma N side)
   // 16-bit schedule (H200, own harness): ping-pong hides the epilogue behind the other
   // consumer's main loop (+27% at 8192^2 x 1024, +5% at 512 x 256^3) but its m64n128 main loop
-  // runs 4-9% slower than the cooperative m64n256 one at k = 4096-8192.
+  // runs 4-9% slower than the cooperative m64n256 one at k = 4096-8192. H100, m = n = 4096 and
+  // 8192: ping-pong +10-14% at k = 1024, +4-5% at 2048, mostly behind from 3072 (kPingPongMaxK).
   plan->pingpong = GPUOPT_SM90_PINGPONG != 0 && !tf32 &&
                    (schedule_override >= 0 ? schedule_override == 1 : p.k <= kPingPongMaxK);
   const int block_n = plan->pingpong ? kPpBlockN : kBlockN;  // Q rows per tile
