@@ -68,8 +68,8 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
 }
 
 // The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
-// products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, and for single 16-bit or tf32 NN
-// products with m, n, k >= 8192 (measured ahead there).
+// products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, for single 16-bit products with
+// m, n, k >= 8192 and for single tf32 NN products with m, n, k >= 4096 (measured ahead there).
 int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
               gpuopt_dtype_t c, gpuopt_compute_t compute = GPUOPT_COMPUTE_F32,
               gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
@@ -91,6 +91,14 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 100) << "stream-K tail class";
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, bf16), 100) << "stream-K tail class, bf16 C";
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_GT(sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_GT(sm90_rank(5000, 5000, 5000, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_GT(sm90_rank(4096, 8192, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_LT(sm90_rank(4096, 4096, 2048, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
+      << "tf32 NN, k < 4096: not measured";
+  EXPECT_LT(sm90_rank(2048, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
+      << "tf32 NN, m < 4096: not measured";
+  EXPECT_LT(sm90_rank(4096, 4096, 4096, 2, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "tf32 batched";
   EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T), 99)
       << "tf32 TN: not measured";
   EXPECT_LT(sm90_rank(8192, 8192, 4096, 1, bf16, f32), 99) << "2048 < k < 8192: not measured";

@@ -31,19 +31,25 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
                      p.m * p.n <= kSmall && p.m * p.n * p.k <= kSmall;
   return exact_f32 && small ? 105 : 10;
 }
-// sm90_tma_wgmma above the vendor rungs where it was measured ahead (H100), two shape classes:
+// sm90_tma_wgmma above the vendor rungs where it was measured ahead (H100), three shape classes:
 // - Large single 16-bit products with an f32 C and 1024 <= k <= 2048 (the ping-pong schedule).
 //   With the staged epilogue (C in whole 128-byte lines, docs/notes/gemm-sm90.md), which weighs
 //   most where k is short, the H100 bench of e4c8a03 ran bf16 8192 x 8192 x 1024 at 1.072x cuBLAS
 //   re-timed interleaved (0.2113 against 0.2266 ms; the helpers' probes 1.096-1.137x); before it,
 //   0.87x (H100) and 0.97x (H200). bf16 C there: 0.937x, so the vendor runs.
 // - Large single products with m, n, k >= 8192 (the cooperative schedule with the stream-K tail
-//   of the last partial wave): bf16 / f16 with an f32 or 16-bit C, and tf32 NN. H100 harness
+//   of the last partial wave): bf16 / f16 with an f32 or 16-bit C. H100 harness
 //   (interleaved with cuBLAS and cuBLASLt's heuristic choice): own / best vendor 1.032-1.042 bf16
-//   8192^3, 1.053 tf32 NN 8192^3; the bench of 8af202a had the kernel without the tail at 1.005
-//   (bf16), 1.021 (bf16 C) and 1.000 (tf32) of cuBLAS. Not measured on the H200 since the staged
+//   8192^3; the bench of 8af202a had the kernel without the tail at 1.005 (bf16) and 1.021
+//   (bf16 C) of cuBLAS. Not measured on the H200 since the staged
 //   epilogue and the tail (0.94x at 8192^3 before both); a tuning cache corrects a device where
-//   the vendor is faster. tf32 in other layouts, 4096^3 (0.992x), batches: the vendor runs.
+//   the vendor is faster. 16-bit below 8192 (own / best vendor 0.98-1.00 at 4096-6144, 0.88 at
+//   5120^3, 0.78 at 5000^3), tf32 in other layouts, batches: the vendor runs.
+// - tf32 NN single products with m, n, k >= 4096: cuBLAS's tf32 kernels fall well short of
+//   8192^3's rate at other sizes. The lead's H100 probe (interleaved with cublasGemmEx and
+//   cuBLASLt's heuristic choice, 11 rounds of 10 calls, own / best vendor): 4096^3 1.023,
+//   4608^3 1.019, 5000^3 1.105, 4100^3 1.140, 5120^3 1.115, 6144^3 1.038, 4096^2 x 6000 1.019,
+//   4096 x 8192 x 4096 1.219, 8192^2 x 4096 1.248; 8192^3 1.053 (helper harness), 1.026 (bench).
 int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
   const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
   const bool single = p.batch <= 1;
@@ -51,9 +57,9 @@ int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
                               p.n >= 8192 && p.k >= 1024 && p.k <= 2048;
   const bool tf32_nn = p.a_type == GPUOPT_DTYPE_F32 && p.compute == GPUOPT_COMPUTE_TF32 &&
                        p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
-  const bool stream_k_class =
-      (half_in || tf32_nn) && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
-  return pingpong_class || stream_k_class ? 101 : 80;
+  const bool stream_k_class = half_in && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
+  const bool tf32_class = tf32_nn && single && p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
+  return pingpong_class || stream_k_class || tf32_class ? 101 : 80;
 }
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
 constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
