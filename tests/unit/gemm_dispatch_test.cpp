@@ -69,12 +69,13 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
 
 // The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
 // products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, for single 16-bit products with
-// m, n, k >= 8192 and for single tf32 NN products with m, n, k >= 4096 (measured ahead there).
+// m, n, k >= 8192 and for single tf32 NN / TT products with m, n, k >= 4096 (measured ahead).
 int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
               gpuopt_dtype_t c, gpuopt_compute_t compute = GPUOPT_COMPUTE_F32,
-              gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
+              gpuopt_transpose_t ta = GPUOPT_TRANS_N, gpuopt_transpose_t tb = GPUOPT_TRANS_N) {
   gpuopt::GemmProblem p = problem(m, n, k, batch, compute, a, c);
   p.trans_a = ta;
+  p.trans_b = tb;
   int count = 0;
   const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
   for (int i = 0; i < count; ++i)
@@ -100,7 +101,15 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
       << "tf32 NN, m < 4096: not measured";
   EXPECT_LT(sm90_rank(4096, 4096, 4096, 2, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "tf32 batched";
   EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T), 99)
-      << "tf32 TN: not measured";
+      << "tf32 TN: measured mixed";
+  EXPECT_GT(
+      sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T, GPUOPT_TRANS_T),
+      100)
+      << "tf32 TT";
+  EXPECT_LT(
+      sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_N, GPUOPT_TRANS_T),
+      99)
+      << "tf32 NT: refused by the rung";
   EXPECT_LT(sm90_rank(8192, 8192, 4096, 1, bf16, f32), 99) << "2048 < k < 8192: not measured";
   EXPECT_LT(sm90_rank(8192, 8192, 8192, 2, bf16, f32), 99) << "batched";
   EXPECT_LT(sm90_rank(4096, 4096, 4096, 1, bf16, f32), 99) << "4096^3: measured behind";

@@ -45,20 +45,26 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
 //   epilogue and the tail (0.94x at 8192^3 before both); a tuning cache corrects a device where
 //   the vendor is faster. 16-bit below 8192 (own / best vendor 0.98-1.00 at 4096-6144, 0.88 at
 //   5120^3, 0.78 at 5000^3), tf32 in other layouts, batches: the vendor runs.
-// - tf32 NN single products with m, n, k >= 4096: cuBLAS's tf32 kernels fall well short of
+// - tf32 NN and TT single products with m, n, k >= 4096: cuBLAS's tf32 kernels fall well short of
 //   8192^3's rate at other sizes. The lead's H100 probe (interleaved with cublasGemmEx and
 //   cuBLASLt's heuristic choice, 11 rounds of 10 calls, own / best vendor): 4096^3 1.023,
 //   4608^3 1.019, 5000^3 1.105, 4100^3 1.140, 5120^3 1.115, 6144^3 1.038, 4096^2 x 6000 1.019,
 //   4096 x 8192 x 4096 1.219, 8192^2 x 4096 1.248; 8192^3 1.053 (helper harness), 1.026 (bench).
+//   TT (register-P path), same probe: 4096^3 1.021-1.027, 5000^3 1.000, 6144^3 1.033, 8192^3
+//   1.136, 4096 x 8192 x 4096 1.016, 8192^2 x 4096 1.032: also above. TN is mixed (1.022-1.032
+//   at 4096^3, 6144^3, 8192^3 and 8192^2 x 4096, but 0.948 at 5000^3 and 0.984 at 4096 x 8192 x
+//   4096), so the vendor keeps it; NT is refused.
 int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
   const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
   const bool single = p.batch <= 1;
   const bool pingpong_class = half_in && p.c_type == GPUOPT_DTYPE_F32 && single && p.m >= 8192 &&
                               p.n >= 8192 && p.k >= 1024 && p.k <= 2048;
-  const bool tf32_nn = p.a_type == GPUOPT_DTYPE_F32 && p.compute == GPUOPT_COMPUTE_TF32 &&
-                       p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
+  const bool tf32 = p.a_type == GPUOPT_DTYPE_F32 && p.compute == GPUOPT_COMPUTE_TF32;
+  const bool tf32_nn = tf32 && p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
+  const bool tf32_tt = tf32 && p.trans_a == GPUOPT_TRANS_T && p.trans_b == GPUOPT_TRANS_T;
   const bool stream_k_class = half_in && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
-  const bool tf32_class = tf32_nn && single && p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
+  const bool tf32_class =
+      (tf32_nn || tf32_tt) && single && p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
   return pingpong_class || stream_k_class || tf32_class ? 101 : 80;
 }
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
