@@ -138,6 +138,28 @@ TEST_F(Gdn, SmallChannelBoundaries) {
   });
 }
 
+// sm80_mma_fused's persistent resident forward kernel (C = 256, H * W a multiple of 128, on devices
+// with its 225 KiB of shared memory: sm_90; elsewhere the per-tile kernel runs this): 2 x 70 x 128
+// pixels are 140 whole tiles, more than an H100's 132 SMs, so some blocks run a second tile whose
+// x chunks wrap around the 9-slot ring. Forward only (the backward pass has no such kernel).
+TEST_F(Gdn, PersistentResidentForward) {
+  if (!variant_available(GPUOPT_OP_GDN, "sm80_mma_fused"))
+    GTEST_SKIP() << "sm80_mma_fused is not available on this device";
+  force_variant(GPUOPT_OP_GDN, "sm80_mma_fused");
+  for (gpuopt_compute_t mode : kModes) {
+    const GdnCase k = gput::gdn_case(2, 256, 70, 128, mode == GPUOPT_COMPUTE_TF32, mode);
+    SCOPED_TRACE(k.str());
+    GdnData d(k, rng_);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
+    sync();
+    EXPECT_EQ(last_variant(), "sm80_mma_fused");
+    EXPECT_TRUE(d.check_forward());
+  }
+  force_variant(GPUOPT_OP_GDN, "auto");
+}
+
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
   // The dispatch rule (gdn.hpp): `sm80_mma_fused` on sm_80 / sm_90 (f32 backward too), except the
   // forward and backward passes with H * W a multiple of 4 on sm_90: sm90_wgmma_fused.

@@ -118,8 +118,10 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
             SIZE_MAX);
 }
 
-// f32 forward on sm_90: sm90_wgmma_fused where H * W is a multiple of 4 (else fused); it ranks
-// below sm80_mma_fused for the tf32 forward pass and above everything for the backward pass.
+// f32 forward on sm_90: sm80_mma_fused's persistent kernel where it fits (C = 256, H * W a
+// multiple of 128; issue 19), else sm90_wgmma_fused where H * W is a multiple of 4, else
+// sm80_mma_fused; sm90_wgmma_fused ranks below sm80_mma_fused for the tf32 forward pass and above
+// everything for the backward pass.
 TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
   int count = 0;
   const auto* table = gpuopt::gdn_variants(&count);
@@ -141,8 +143,21 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     const gpuopt::Choice c =
         gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(c.index, 0) << c.reason;
-    EXPECT_EQ(std::string(table[c.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
-        << "cc " << r.cc;
+    EXPECT_EQ(std::string(table[c.index].meta.name), r.want) << "cc " << r.cc;
+    gpuopt::GdnProblem part = p;  // H * W % 128 != 0: no persistent kernel
+    part.p = 4092;
+    const gpuopt::Choice cpt =
+        gpuopt::choose_variant(table, count, part, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cpt.index, 0) << cpt.reason;
+    EXPECT_EQ(std::string(table[cpt.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+        << "H * W = 4092, cc " << r.cc;
+    part.p = 4096;
+    part.c = 252;  // C != 256: no persistent kernel
+    const gpuopt::Choice cc252 =
+        gpuopt::choose_variant(table, count, part, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cc252.index, 0) << cc252.reason;
+    EXPECT_EQ(std::string(table[cc252.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+        << "C = 252, cc " << r.cc;
     gpuopt::GdnProblem tf = p;  // tf32 forward: fused (faster than sm90_wgmma_fused, run 7)
     tf.tf32 = true;
     const gpuopt::Choice ctf =

@@ -75,6 +75,13 @@ constexpr std::int64_t kGdnTile = 128;
 // Dynamic shared memory of a fused GEMM block (3 stages of two 128 x 32 f32 tiles, padded).
 constexpr std::size_t kGdnFusedSmemBytes = 110592;
 
+// Dynamic shared memory of sm80_mma_fused's persistent resident forward kernel
+// (gdn_fwd_resident.cuh: 9 x chunk slots of 32 x 136 floats + the 2-stage 256 x 36 gamma ring).
+constexpr std::size_t kGdnPersistSmemBytes = 230400;
+// Whether sm80_mma_fused's forward pass runs that kernel: C = 256, H * W a multiple of 128,
+// N * C < 2^31, x and gamma 16-byte aligned, kGdnPersistSmemBytes of opt-in shared memory (sm_90).
+bool gdn_persist_fits(const GdnProblem& p, const DeviceDesc& dev);
+
 // Pixels per split-K chunk of the fused dgamma GEMM (a multiple of its k tile).
 constexpr std::int64_t kGdnDgammaChunk = 2048;
 

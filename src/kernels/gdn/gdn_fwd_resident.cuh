@@ -24,6 +24,10 @@
 // - B fragments as 8-byte pairs (pair_col of gdn_mma.cuh: the warp's pixel columns permuted),
 //   so whole tiles' y leave as 16-byte stores of 4 adjacent pixels: H100 (issue 19, harness,
 //   two runs): tf32 0.1599 -> 0.1555 ms (+2.8%), f32 0.3055 -> 0.2958 (+3.3%).
+// - Whole problems (C = 256, H * W a multiple of 128, 16-byte x and gamma: the bar's shape) run
+//   gdn_resident_persist_kernel below instead: the same tile math in persistent blocks that load
+//   the next tile's first chunk under the epilogue (issue 19, H100: tf32 0.1604 -> 0.1428 ms =
+//   2.54x composed, f32 0.2952 -> 0.2784 ms).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): this version
 // 0.1945 ms tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound
 // (ncu, tf32: SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's
@@ -60,6 +64,47 @@ struct ResidentArgs {
   bool vec_gamma = false, vec_x = false;
 };
 
+// The epilogue of one tile: c0..c3 of mma tile (i, j) sit at rows g, g + 8 and mma columns 2t,
+// 2t + 1, i.e. (the B pairs' permutation) pixels wn * 32 + pair_col(j, 2t + c): per row two runs
+// r of 4 adjacent pixels 16r + 4t + u, u = 2c + (j & 1), j = 2r + (u & 1). Whole tiles (kWhole:
+// 128 pixels, epi.quad) store each run as one 16-byte store, without per-element bounds; others
+// store pairs (8 bytes where epi.pair) within the tile's nvalid pixels. xrow(i, m): the smem x
+// row of channel m (in the warp's m tile i); tile_off: the offset of the tile's element (0, 0).
+// kAllRows: C = 256, every row exists (no per-row check).
+template <bool kWhole, bool kAllRows = false, class Epi, class XRow>
+__device__ __forceinline__ void resident_epilogue(const float (&acc)[4][4][4], const Epi& epi,
+                                                  XRow xrow, const ResidentArgs& args,
+                                                  long long tile_off, int nvalid, int wm, int wn,
+                                                  int lane) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = wm * 64 + i * 16 + g + h * 8;
+      if (!kAllRows && m >= args.c) continue;
+      const float b = __ldg(args.beta + m);
+      const long long row = tile_off + static_cast<long long>(m) * args.p;
+      const float* xm = xrow(i, m);
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        const int n = wn * 32 + 16 * r + 4 * t;
+        float z[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) z[u] = b + acc[i][2 * r + (u & 1)][h * 2 + (u >> 1)];
+        const float* xr = xm + n;
+        if (kWhole) {
+          epi.apply4(row + n, z, *reinterpret_cast<const float4*>(xr));
+        } else {
+#pragma unroll
+          for (int u = 0; u < 4; u += 2)
+            if (n + u < nvalid)
+              epi.apply(row + n + u, n + u + 1 < nvalid, z[u], z[u + 1], Two{xr[u], xr[u + 1]});
+        }
+      }
+    }
+}
+
 // Epi: apply4(i, z, x) finishes and stores the 4 adjacent elements i.. (i 16-byte aligned; whole
 // tiles with epi.quad: every multiple of 4 is 16-byte aligned); apply(i, two, z0, z1, x) element i
 // and, when two, i + 1 (8-byte stores where epi.pair: every even element index is 8-byte aligned).
@@ -70,7 +115,6 @@ __global__ void __launch_bounds__(kResThreads, 1)
   float* ring = reinterpret_cast<float*>(smem4);
   float* xs = ring + kResRingFloats;  // [Cp][kRPitch]
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
-  const int g = lane >> 2, t = lane & 3;
   const int wm = warp >> 2, wn = warp & 3;  // warp tile rows wm * 64, columns wn * 32
   // the two halves of the block load one 128-row half of each gamma chunk; half 0 loads x
   const int half = static_cast<int>(threadIdx.x) / kThreads;
@@ -116,44 +160,110 @@ __global__ void __launch_bounds__(kResThreads, 1)
         ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   sm80::cp_async_wait_group<0>();
+  const long long tile_off = img_off + n0;
+  auto xrow = [&](int, int m) { return xs + m * kRPitch; };
+  if (nvalid == kBM && epi.quad)
+    resident_epilogue<true>(acc, epi, xrow, args, tile_off, nvalid, wm, wn, lane);
+  else
+    resident_epilogue<false>(acc, epi, xrow, args, tile_off, nvalid, wm, wn, lane);
+}
 
-  // Epilogue: c0..c3 of tile (i, j) sit at rows g, g + 8 and mma columns 2t, 2t + 1, i.e. (the B
-  // pairs' permutation) pixels wn * 32 + pair_col(j, 2t + c): per row two runs r of 4 adjacent
-  // pixels 16r + 4t + u, u = 2c + (j & 1), j = 2r + (u & 1). Whole tiles (epi.quad) store each
-  // run as one 16-byte store, without per-element bounds; others store pairs (8 bytes where
-  // epi.pair) within the tile's pixels.
-  auto epilogue = [&](auto whole_tag) {
-    constexpr bool kWhole = decltype(whole_tag)::value;
+// The persistent form for whole problems (gdn_persist_fits of gdn.hpp: C = 256, H * W a multiple of
+// 128, 16-byte x and gamma; issue 19): grid = min(tiles, SMs) blocks of 16 warps, block b runs
+// tiles b, b + grid, ... with the same warp tiles, k order and epilogue as the kernel above, so
+// results are bitwise equal. x lives in a ring of 9 32-channel chunk slots (a block's global chunk
+// count G mod 9), gamma in the 2-slot ring by G too: at a tile's last step the next tile's chunk 0
+// (x into the spare slot, gamma into the free ring slot) is issued, so its DRAM latency hides under
+// that step's mma and the epilogue instead of opening every block; the next tile's chunk 1 goes
+// into the finished tile's chunk-0 slot after the next step's barrier. Copies are spread over all
+// 512 threads (4 gamma + 2 x 16-byte copies each, one pointer per operand) and the kernel has no
+// bounds code: 0 spills (the per-tile kernel spills 44 bytes in tf32). Late: the next chunk's
+// copies after the first 8-deep k step (sm80_mma_fused: both modes).
+// H100, N = 32, C = 256, 64 x 64 (issue 19, one process, docs/notes/gdn.md): tf32 0.1604 ->
+// 0.1514 ms (Late off) / 0.1428 ms (Late on: 2.54x composed), f32 0.2952 -> 0.2784 ms.
+constexpr int kPersistSteps = kResRows / kBK;
+constexpr int kPersistSlots = kPersistSteps + 1;
+constexpr long long kPersistSmemBytes =
+    (static_cast<long long>(kPersistSlots) * kBK * kRPitch + kResRingFloats) * 4;
+
+template <bool Split3, class Epi, bool Round, bool Late>
+__global__ void __launch_bounds__(kResThreads, 1)
+    gdn_resident_persist_kernel(ResidentArgs args, Epi epi, int ntiles) {
+  extern __shared__ float4 smem4[];
+  float* ring = reinterpret_cast<float*>(smem4);
+  float* xs = ring + kResRingFloats;  // [kPersistSlots * kBK][kRPitch]
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid & 31, warp = tid >> 5;
+  const int wm = warp >> 2, wn = warp & 3;
+  constexpr int kC = kResRows;
+  const long long p = args.p;
+  // this thread's copies: gamma rows tid / 8 + 64 i, k (tid % 8) * 4; x k rows tid / 32 + 16 i,
+  // pixels (tid % 32) * 4
+  const float* gsrc = args.gamma + (tid >> 3) * kC + (tid & 7) * 4;
+  const int gdst = (tid >> 3) * kKPitch + (tid & 7) * 4;
+  const int xdst = (tid >> 5) * kRPitch + (tid & 31) * 4;
+  const long long xoff = (tid >> 5) * p + (tid & 31) * 4;
+  // offset of tile tl's element (0, 0); image * kC in int (gdn_persist_fits: N * 256 < 2^31; a
+  // 64-bit product there costs f32 48 bytes of spills)
+  auto tile_off = [&](int tl) {
+    return (tl / args.ptiles) * kC * p + static_cast<long long>(tl % args.ptiles) * kBM;
+  };
+  auto load = [&](long long xt, int k, int xslot, int gslot) {  // chunk k of the tile at xt
+    const float* gs = gsrc + k * kBK;
+    float* gd = ring + gslot * kResStageFloats + gdst;
 #pragma unroll
     for (int i = 0; i < 4; ++i)
+      sm80::cp_async_cg16_zfill(gd + 64 * i * kKPitch, gs + 64 * i * kC, 16);
+    const float* xsrc = args.x + xt + k * kBK * p + xoff;
+    float* xd = xs + xslot * kBK * kRPitch + xdst;
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int m = wm * 64 + i * 16 + g + h * 8;
-        if (m >= args.c) continue;
-        const float b = __ldg(args.beta + m);
-        const long long row = img_off + static_cast<long long>(m) * args.p + n0;
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-          const int n = wn * 32 + 16 * r + 4 * t;
-          float z[4];
-#pragma unroll
-          for (int u = 0; u < 4; ++u) z[u] = b + acc[i][2 * r + (u & 1)][h * 2 + (u >> 1)];
-          const float* xr = xs + m * kRPitch + n;
-          if (kWhole) {
-            epi.apply4(row + n, z, *reinterpret_cast<const float4*>(xr));
-          } else {
-#pragma unroll
-            for (int u = 0; u < 4; u += 2)
-              if (n + u < nvalid)
-                epi.apply(row + n + u, n + u + 1 < nvalid, z[u], z[u + 1], Two{xr[u], xr[u + 1]});
-          }
-        }
-      }
+    for (int i = 0; i < 2; ++i)
+      sm80::cp_async_cg16_zfill(xd + 16 * i * kRPitch, xsrc + 16 * i * p, 16);
   };
-  if (nvalid == kBM && epi.quad)
-    epilogue(std::true_type{});
-  else
-    epilogue(std::false_type{});
+
+  int tile = static_cast<int>(blockIdx.x);
+  if (tile >= ntiles) return;
+  long long xt = tile_off(tile);
+  int base = 0;  // x slot of the current tile's chunk 0
+  int gslot = 0;
+  load(xt, 0, 0, 0);
+  sm80::cp_async_commit_group();
+  for (; tile < ntiles; tile += static_cast<int>(gridDim.x)) {
+    const int next = tile + static_cast<int>(gridDim.x);
+    const long long xnext = next < ntiles ? tile_off(next) : 0;
+    float acc[4][4][4];
+    sm80::zero_fragments(acc);
+#pragma unroll 1
+    for (int s = 0; s < kPersistSteps; ++s) {
+      sm80::cp_async_wait_group<0>();
+      __syncthreads();  // chunk s visible to all; every warp is done with the slots refilled now
+      int xsl = base + s;
+      if (xsl >= kPersistSlots) xsl -= kPersistSlots;
+      const float* xsp = xs + xsl * kBK * kRPitch;
+      const float* gsp = ring + gslot * kResStageFloats;
+      if (Late)
+        mma_ktile<true, false, false, true, Split3, Round, 0, 8, true>(gsp, xsp, wm, wn, lane, acc);
+      const int nsl = xsl + 1 < kPersistSlots ? xsl + 1 : 0;
+      if (s + 1 < kPersistSteps)
+        load(xt, s + 1, nsl, gslot ^ 1);
+      else if (next < ntiles)
+        load(xnext, 0, nsl, gslot ^ 1);
+      sm80::cp_async_commit_group();
+      mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0, kBK, true>(gsp, xsp, wm, wn,
+                                                                                  lane, acc);
+      gslot ^= 1;
+    }
+    auto xrow = [&](int i, int m) {
+      int sl = base + wm * 2 + (i >> 1);  // the chunk of channel m = wm * 64 + 16 i + (0..15)
+      if (sl >= kPersistSlots) sl -= kPersistSlots;
+      return xs + (sl * kBK + (m & (kBK - 1))) * kRPitch;
+    };
+    resident_epilogue<true, true>(acc, epi, xrow, args, xt, kBM, wm, wn, lane);
+    base = base + kPersistSteps < kPersistSlots ? base + kPersistSteps
+                                                : base + kPersistSteps - kPersistSlots;
+    xt = xnext;
+  }
+  sm80::cp_async_wait_group<0>();
 }
 
 }  // namespace gdn

@@ -1,4 +1,6 @@
 // The gdn variant table and its dispatch rule (see gdn.hpp).
+#include <cstdint>
+
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/variant_row.hpp"
 #include "runtime/error.hpp"
@@ -34,8 +36,12 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
 // sm80_mma_fused wins the forward pass (run 4, 670da46: 0.350 vs 0.594 ms f32, 0.195 vs 0.299 ms
 // tf32) and the f32 backward pass (run 3, 0fd945d: 1.303 vs 1.589 ms), composed the tf32 backward
 // pass (0.747 vs 0.804 ms). composed ranks 10 (in the table).
-int sm80_mma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
-  return p.pass == GPUOPT_GDN_BACKWARD && p.tf32 ? 5 : 20;
+// f32 forward where the persistent resident kernel runs: 35, above sm90_wgmma_fused (H100,
+// issue 19: bench 8feaa5b had the per-tile kernel and sm90_wgmma_fused tied, 0.2974 vs 0.2962
+// ms; the persistent kernel measured 0.2784 vs the per-tile kernel's 0.2952 in one process).
+int sm80_mma_fused_pref(const GdnProblem& p, const DeviceDesc& dev) {
+  if (p.pass == GPUOPT_GDN_BACKWARD) return p.tf32 ? 5 : 20;
+  return !p.tf32 && gdn_persist_fits(p, dev) ? 35 : 20;
 }
 // Forward, H200, N = 32, C = 256, 64 x 64 (run 9, eb4ff89, resident x): f32 0.283 ms vs fused
 // 0.349 (above fused), tf32 0.1955 vs 0.1939 (below: a tie, fused kept). Backward, H100 (run 10,
@@ -44,6 +50,19 @@ int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return 40;
   return p.tf32 ? 15 : 30;
 }
+
+}  // namespace
+
+bool gdn_persist_fits(const GdnProblem& p, const DeviceDesc& dev) {
+  const auto aligned16 = [](const void* ptr) {
+    return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
+  };
+  // (N * C must fit the kernel's 32-bit image offset arithmetic)
+  return p.c == 2 * kGdnTile && p.p % kGdnTile == 0 && p.n <= 2147483647 / p.c && aligned16(p.x) &&
+         aligned16(p.gamma) && dev.smem_optin >= kGdnPersistSmemBytes && dev.sm_count > 0;
+}
+
+namespace {
 
 // No pixels: dbeta and dgamma (c and c * c floats) set to zero on env's stream.
 gpuopt_status_t gdn_zero_gradients(std::int64_t c, float* dbeta, float* dgamma,

@@ -8,7 +8,9 @@
 //              (1.54x composed), 0.3497 ms f32 (1.70x). H100 (run 14, tf32 operands truncated
 //              by the mma): 0.1875 ms tf32 (1.93x); round 11 (8-byte y stores, whole-tile loader
 //              and epilogue; f32: copies after the first k step): 0.163 ms tf32 (2.21x),
-//              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291).
+//              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291). Issue 19: whole
+//              problems (C = 256, H * W % 128 == 0) on the persistent form of the resident
+//              kernel: 0.1428 ms tf32 (2.54x), 0.2784 ms f32 (2.25x; auto runs it for f32 too).
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -240,15 +242,22 @@ bool pairs(const GdnProblem& p, const float* extra) {
          aligned(p.dx, 8) && aligned(extra, 8);
 }
 
-// Sets the kernel's shared memory limit and launches it with `blocks` blocks.
+// Sets the kernel's shared memory limit to smem bytes and launches `blocks` blocks of `threads`.
+template <class Kernel, class... Args>
+gpuopt_status_t launch_sized(Kernel kernel, long long blocks, int threads, int smem,
+                             const ExecEnv& env, const char* what, const Args&... args) {
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+  kernel<<<static_cast<unsigned>(blocks), threads, smem, env.stream>>>(args...);
+  return check_launch(env.fn, what);
+}
+
+// The generic GEMM kernels' launch: `blocks` blocks of gdn::kThreads, gdn::kSmemBytes each.
 template <class Kernel, class... Args>
 gpuopt_status_t launch_blocks(Kernel kernel, long long blocks, const ExecEnv& env, const char* what,
                               const Args&... args) {
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gdn::kSmemBytes);
-  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-  kernel<<<static_cast<unsigned>(blocks), gdn::kThreads, gdn::kSmemBytes, env.stream>>>(args...);
-  return check_launch(env.fn, what);
+  return launch_sized(kernel, blocks, gdn::kThreads, gdn::kSmemBytes, env, what, args...);
 }
 
 template <bool AK, bool ASq, bool BK, bool BSq, class Epi>
@@ -283,6 +292,14 @@ bool resident_fits(const GdnProblem& p, const ExecEnv& env) {
          static_cast<std::size_t>(gdn::resident_smem_bytes(p.c)) <= env.device->smem_optin;
 }
 
+static_assert(gdn::kPersistSmemBytes == static_cast<long long>(kGdnPersistSmemBytes) &&
+                  gdn::kResRows == 2 * kGdnTile && gdn::kBM == kGdnTile,
+              "gdn_persist_fits (gdn_table.cpp) describes the persistent resident kernel");
+
+// tf32 in the persistent kernel: the next chunk's copies after the first 8-deep k step, as 3xTF32
+// always does (issue 19, H100: 0.1514 -> 0.1428 ms; the per-tile kernel keeps round 11's choice).
+constexpr bool kPersistLateTf32 = true;
+
 template <class Epi>
 gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
                                 const char* what) {
@@ -295,16 +312,26 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
   a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
+  const long long tiles = p.n * a.ptiles;
+  // Whole problems (the bar's shape): the persistent kernel, one block per SM (issue 19, H100,
+  // N = 32, C = 256, 64 x 64, one process: tf32 0.1604 -> 0.1428 ms, f32 0.2952 -> 0.2784).
+  if (env.device != nullptr && gdn_persist_fits(p, *env.device) && tiles <= 2147483647) {
+    const long long blocks = tiles < env.device->sm_count ? tiles : env.device->sm_count;
+    const int smem = static_cast<int>(gdn::kPersistSmemBytes);
+    const int n = static_cast<int>(tiles);
+    return p.tf32
+               ? launch_sized(gdn::gdn_resident_persist_kernel<false, Epi, false, kPersistLateTf32>,
+                              blocks, gdn::kResThreads, smem, env, what, a, epi, n)
+               : launch_sized(gdn::gdn_resident_persist_kernel<true, Epi, true, true>, blocks,
+                              gdn::kResThreads, smem, env, what, a, epi, n);
+  }
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
   // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
-  auto kernel = p.tf32 ? gdn::gdn_resident_mix_kernel<false, Epi, false>
-                       : gdn::gdn_resident_mix_kernel<true, Epi>;
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
-  kernel<<<static_cast<unsigned>(p.n * a.ptiles), gdn::kResThreads, smem, env.stream>>>(a, epi);
-  return check_launch(env.fn, what);
+  return p.tf32 ? launch_sized(gdn::gdn_resident_mix_kernel<false, Epi, false>, tiles,
+                               gdn::kResThreads, smem, env, what, a, epi)
+                : launch_sized(gdn::gdn_resident_mix_kernel<true, Epi>, tiles, gdn::kResThreads,
+                               smem, env, what, a, epi);
 }
 
 // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
