@@ -138,7 +138,7 @@ def gdn_section(rows):
              "cuBLAS (the baseline); sm80_mma_fused (fused in results before its rename) = gpuopt's "
              "mma.sync tensor-core GEMM with the GDN arithmetic in "
              "the operand load and the epilogue (f32 mode: 3xTF32); sm90_wgmma_fused = the same "
-             "fused forward pass on the sm_90a TMA + wgmma GEMM kernel; sm90_onepass_fused = the tf32 "
+             "fused forward pass on the sm_90a TMA + wgmma GEMM kernel; sm90_onepass_fused = the "
              "backward pass in one TMA + wgmma kernel per pixel tile, then the dgamma GEMM (the "
              "bar takes the fused-family variant auto runs). vs composed = composed ms / "
              "ms (the bar: >= 2.5). Each row is checked before timing against a host f64 reference "

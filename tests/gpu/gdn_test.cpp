@@ -21,10 +21,10 @@ class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
   // Whether the forced variant must refuse k's pass with GPUOPT_ERROR_UNSUPPORTED: the sm90
   // variant runs both passes with H * W a multiple of 4 only (TMA; x from cudaMalloc is 16-byte
   // aligned); `sm80_mma_fused` and `composed` run everything.
-  // sm90_onepass_fused runs only the tf32 backward pass with C <= 256 (and H * W % 4 == 0).
+  // sm90_onepass_fused runs only the backward pass (both modes) with C <= 256 (and
+  // H * W % 4 == 0).
   static bool refuses(const std::string& name, const GdnCase& k, bool backward) {
-    if (name == "sm90_onepass_fused")
-      return !backward || k.compute != GPUOPT_COMPUTE_TF32 || k.pixels() % 4 != 0 || k.c > 256;
+    if (name == "sm90_onepass_fused") return !backward || k.pixels() % 4 != 0 || k.c > 256;
     return name == "sm90_wgmma_fused" && k.pixels() % 4 != 0;
   }
 
@@ -162,13 +162,15 @@ TEST_F(Gdn, PersistentResidentForward) {
 
 TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
   // The dispatch rule (gdn.hpp): `sm80_mma_fused` on sm_80 / sm_90 (f32 backward too), except the
-  // forward and backward passes with H * W a multiple of 4 on sm_90: sm90_wgmma_fused.
+  // forward and backward passes with H * W a multiple of 4 on sm_90: sm90_wgmma_fused, and its
+  // backward pass with C <= 256 there: sm90_onepass_fused.
   const std::string wgmma = available("sm90_wgmma_fused") ? "sm90_wgmma_fused" : "fused";
+  const std::string onepass = available("sm90_onepass_fused") ? "sm90_onepass_fused" : wgmma;
   const struct {
     GdnCase k;
-    std::string forward;
-  } rows[] = {{gput::gdn_case(2, 64, 9, 15), "sm80_mma_fused"},
-              {gput::gdn_case(2, 64, 8, 15), wgmma}};
+    std::string forward, backward;
+  } rows[] = {{gput::gdn_case(2, 64, 9, 15), "sm80_mma_fused", "sm80_mma_fused"},
+              {gput::gdn_case(2, 64, 8, 15), wgmma, onepass}};
   for (const auto& r : rows) {
     SCOPED_TRACE(r.k.str());
     GdnData d(r.k, rng_);
@@ -181,7 +183,26 @@ TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
     ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
     sync();
     EXPECT_TRUE(d.check_backward());
-    EXPECT_EQ(last_variant(), r.forward);  // the backward pass: the same rule (f32)
+    EXPECT_EQ(last_variant(), r.backward);
+  }
+}
+
+// The f32 backward pass under auto on sm_90 (C <= 256, H * W % 4 == 0) runs sm90_onepass_fused's
+// 3xTF32 kernel: every k block (C = 256) and a partial one (C = 200), with more 128-pixel units
+// than an H100 or H200 has SMs (3 x 45 = 135: the persistent CTAs walk a second round), held to
+// the f32 tolerance.
+TEST_F(Gdn, BackwardF32RunsOnePassOnSm90) {
+  if (!available("sm90_onepass_fused")) GTEST_SKIP() << "sm90_onepass_fused needs sm_90a";
+  for (const GdnCase& k : {gput::gdn_case(3, 256, 80, 72, 0, GPUOPT_COMPUTE_F32),
+                           gput::gdn_case(2, 200, 36, 20, 1, GPUOPT_COMPUTE_F32)}) {
+    SCOPED_TRACE(k.str());
+    GdnData d(k, rng_);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
+    sync();
+    EXPECT_EQ(last_variant(), "sm90_onepass_fused");
+    EXPECT_TRUE(d.check_backward());
   }
 }
 

@@ -102,6 +102,8 @@ TEST(GdnWorkspace, LayoutsAreAlignedAndCoverThePieces) {
   EXPECT_GE(f.bpart, static_cast<std::size_t>(n * c * p * 4));
   const std::size_t chunks = (p + gpuopt::kGdnDgammaChunk - 1) / gpuopt::kGdnDgammaChunk;
   EXPECT_GE(f.total - f.dgpart, n * chunks * c * c * 4);
+  // the split gamma^T and gamma of sm90_onepass_fused: 2 x C x 3 * ceil32(C) floats (f32)
+  EXPECT_GE(f.total - f.gsplit, static_cast<std::size_t>(2 * c * 3 * 32 * 4));
   EXPECT_LE(f.total, bwd);
   // forward: the split gamma of sm90_wgmma_fused, C x 3 * ceil32(C) floats
   const auto ff = gpuopt::gdn_fused_layout(GPUOPT_GDN_FORWARD, n, c, p);
@@ -175,9 +177,16 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
     const gpuopt::Choice cb =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
     ASSERT_GE(cb.index, 0) << cb.reason;
-    // backward on sm_90 (H * W % 4 == 0): sm90_wgmma_fused in both modes (H100, run 10)
-    EXPECT_EQ(std::string(table[cb.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+    // f32 backward on sm_90 (H * W % 4 == 0, C <= 256): sm90_onepass_fused (H100, round 14)
+    EXPECT_EQ(std::string(table[cb.index].meta.name), r.cc == 90 ? "sm90_onepass_fused" : r.want)
         << "backward, cc " << r.cc;
+    gpuopt::GdnProblem wide32 = b;  // C > 256: sm90_wgmma_fused (H100, run 10)
+    wide32.c = 300;
+    const gpuopt::Choice cw32 =
+        gpuopt::choose_variant(table, count, wide32, GPUOPT_DTYPE_F32, dev, -1, false);
+    ASSERT_GE(cw32.index, 0) << cw32.reason;
+    EXPECT_EQ(std::string(table[cw32.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+        << "f32 backward C = 300, cc " << r.cc;
     b.tf32 = true;  // tf32 backward: composed, except sm90_onepass_fused on sm_90 (round 13)
     const gpuopt::Choice ct =
         gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);

@@ -2,8 +2,8 @@
 // fence / commit / wait of the asynchronous window, compiler fences keeping accumulator and
 // register operands in place across it, and the mma_async shapes the kernels use (bf16 and f16
 // m64n128k16 / m64n256k16 with transpose immediates; tf32 m64n64k8 / m64n256k8 from shared
-// memory; tf32 m64n128k8 / m64n256k8 with A from registers). MmaFor<T> picks the flavour of an
-// input type.
+// memory; tf32 m64n64k8 / m64n128k8 / m64n256k8 with A from registers). MmaFor<T> picks the flavour
+// of an input type.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -128,31 +128,38 @@ struct WgmmaTf32 {
 };
 #undef GPUOPT_WGMMA_SS_ASM
 
-// D(64x256, f32) (+)= A(64x8) * B(8x256), tf32, A from registers (the RS form: any layout in
-// shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of warp w of
-// the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must hold their
-// values until wgmma.wait_group reports the group complete.
+// The asm of an mma with A from registers a[0..3] (and B's descriptor db; scale_d == 0
+// overwrites D): INSTR the instruction with its accumulator list, DD the accumulators'
+// constraints, PRED the operand number of scale_d, ARGS the operands after the accumulators.
+#define GPUOPT_WGMMA_RS_ASM(INSTR, DD, PRED, ARGS)                                   \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " PRED ", 0;\n" INSTR ARGS ";\n}\n" \
+               : DD                                                                  \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d))
+
+// D(64xN, f32) (+)= A(64x8) * B(8xN), N = 64 / 128 / 256, tf32, A from registers (the RS form: any
+// layout in shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of
+// warp w of the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must
+// hold their values until wgmma.wait_group reports the group complete.
 struct WgmmaTf32Rs {
+  // D(64x64) variant: 32 accumulators per thread.
+  static __device__ __forceinline__ void mma(float (&d)[32], const std::uint32_t* a,
+                                             std::uint64_t db, std::uint32_t scale_d) {
+    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32,
+                        GPUOPT_WG_D32, "%37", ", {%32, %33, %34, %35}, %36, p, 1, 1");
+  }
   // D(64x128) variant: 64 accumulators per thread.
   static __device__ __forceinline__ void mma(float (&d)[64], const std::uint32_t* a,
                                              std::uint64_t db, std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64
-        ", {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
-        : GPUOPT_WG_D64
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
+    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64,
+                        GPUOPT_WG_D64, "%69", ", {%64, %65, %66, %67}, %68, p, 1, 1");
   }
   static __device__ __forceinline__ void mma(float (&d)[128], const std::uint32_t* a,
                                              std::uint64_t db, std::uint32_t scale_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128
-        ", {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
-        : GPUOPT_WG_D128
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d));
+    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128,
+                        GPUOPT_WG_D128, "%133", ", {%128, %129, %130, %131}, %132, p, 1, 1");
   }
 };
+#undef GPUOPT_WGMMA_RS_ASM
 
 // Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).
 template <int kN>

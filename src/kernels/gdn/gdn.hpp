@@ -11,9 +11,10 @@
 // the old name still forces it) when it can run (cc >= 8.0 with 108 KiB of shared memory per
 // block), else `composed`; except the tf32 backward pass: `composed` (faster on the H200),
 // `sm80_mma_fused` only when forced; and the f32 forward pass on sm_90 with H * W a multiple
-// of 4: `sm90_wgmma_fused`; and the backward pass (both modes) on sm_90 with H * W a multiple of 4:
-// `sm90_wgmma_fused` (H100, run 10), except the tf32 backward pass with C <= 256:
-// `sm90_onepass_fused` (H100, round 13).
+// of 4: `sm90_wgmma_fused`, except where the persistent resident kernel runs (C = 256, H * W a
+// multiple of 128: `sm80_mma_fused`); and the backward pass (both modes) on sm_90 with H * W a
+// multiple of 4: `sm90_wgmma_fused` (H100, run 10), except with C <= 256: `sm90_onepass_fused`
+// (H100, tf32 round 13, f32 round 15).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -47,11 +48,12 @@ struct GdnProblem {
 //   (max(P, N)), per-image dbeta sums (N x C) and per-image dgamma (N x C x C, in dgpart).
 // fused: forward the split gamma of sm90_wgmma_fused (C x 3 * ceil32(C): TF32 hi/lo parts per
 //   32-deep k block); backward T, dbeta partials (N * ptiles x C) and dgamma split-K
-//   partials (N * chunks x C x C).
+//   partials (N * chunks x C x C), and the split gamma^T and gamma of sm90_onepass_fused
+//   (2 x C x 3 * ceil32(C): f32's [hi | lo | hi] parts per k block).
 struct GdnWorkspaceLayout {
   std::size_t x2 = 0, t = 0, ones = 0, rowsums = 0;  // composed pieces
   std::size_t bpart = 0, dgpart = 0;                 // fused (t, dgpart shared in name)
-  std::size_t gsplit = 0;                            // sm90_wgmma_fused forward
+  std::size_t gsplit = 0;                            // split gamma (the sm90 variants)
   std::size_t total = 0;
 };
 GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,
@@ -92,8 +94,8 @@ gpuopt_status_t gdn_launch_sm80_mma_fused(const GdnProblem& p, const ExecEnv& en
 const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env);
 
-// sm90_onepass_fused (sm_90a, tf32 backward pass, C <= 256): z, t, u and dx in one kernel per
-// pixel tile, then sm90_wgmma_fused's dgamma stage (sm90_onepass_fused.cu).
+// sm90_onepass_fused (sm_90a, backward pass in both modes, C <= 256): z, t, u and dx in one
+// kernel per pixel tile, then sm90_wgmma_fused's dgamma stage (sm90_onepass_fused.cu).
 const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv& env);
 

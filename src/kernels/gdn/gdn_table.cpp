@@ -115,14 +115,16 @@ constexpr Variant<GdnProblem> kTable[] = {
         .can(gdn_can_sm90_wgmma_fused)
         .rank(sm90_wgmma_fused_pref)
         .launch(launch_nonempty<gdn_launch_sm90_wgmma_fused>),
-    // The tf32 backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, round 13:
-    // 0.455 vs 0.622 ms; docs/notes/history/gdn-rounds.md).
+    // The backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, N = 32, C = 256,
+    // 64 x 64; docs/notes/history/gdn-rounds.md): tf32 round 13, 0.455 vs 0.622 ms; f32 round 15,
+    // 0.708 vs 0.833 ms (two runs, interleaved with composed at 1.74 ms).
     Row("sm90_onepass_fused",
-        "the tf32 backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
+        "the backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
         "z = gamma x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in the epilogue, "
         "t over x in shared memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; x and dy by "
-        "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); t written "
-        "once, then sm90_wgmma_fused's dgamma GEMM",
+        "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); f32 as "
+        "3xTF32 (x^2 and t's low TF32 parts formed in registers, gamma hi and lo fills); t "
+        "written once, then sm90_wgmma_fused's dgamma GEMM",
         kF32)
         .exact_sm(90)
         .can(gdn_can_sm90_onepass_fused)

@@ -61,7 +61,8 @@ GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std:
   l.t = place(&l, tensor);
   l.bpart = place(&l, mul(mul(u(n), ptiles), u(c)));
   l.dgpart = place(&l, mul(mul(mul(u(n), chunks), u(c)), u(c)));
-  l.gsplit = place(&l, mul(mul(u(c), cp), 3));  // sm90_wgmma_fused: gamma^T split
+  // gamma^T split (sm90_wgmma_fused), and gamma split beside it (sm90_onepass_fused)
+  l.gsplit = place(&l, mul(mul(u(c), cp), 6));
   return l;
 }
 

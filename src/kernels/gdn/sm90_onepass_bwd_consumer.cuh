@@ -13,6 +13,7 @@
 #include "arch/sm90/warp_specialized/ring.cuh"
 #include "arch/sm90/wgmma.cuh"
 #include "kernels/gdn/gdn_math.cuh"
+#include "kernels/gdn/gdn_mma.cuh"
 #include "kernels/gdn/sm90_onepass_bwd_tiles.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_regp.cuh"
 
@@ -44,11 +45,164 @@ __device__ __forceinline__ void load_dx0(float2 (&dx0)[16], const Params& p, int
   }
 }
 
-// Consumer warpgroup cw over the CTA's `tiles` tiles. One function on the skeleton's helpers
-// (ConsumerMainloop): at 232 registers ptxas is sensitive to the order in which this code reaches
-// it; split into member functions of a consumer struct (the same PTX instructions, a few in
-// another order) it spilled 136 bytes (sm_90a, -Xptxas -v), as one function it spills none.
-template <int kCluster, bool kInverse, class RingT>
+// GEMM 1 of a tile for consumer cw: d = z - beta = x^2 gamma^T over kbn k blocks of 32 channels
+// (this consumer's fill of each pair; x from the slot at sx, register-operand offsets off_a0,
+// off_a1). f32 (3xTF32): x^2 split into TF32 hi (a) and lo parts in registers; the gamma hi
+// fill serves x2_lo g_hi + x2_hi g_hi, the lo fill x2_hi g_lo.
+template <bool kF32, class Mainloop>
+__device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std::uint32_t sx,
+                                      std::uint32_t off_a0, std::uint32_t off_a1,
+                                      std::uint32_t ring_base, int kbn) {
+  using namespace sm90;
+  constexpr int kP = kParts<kF32>;
+  // (lo is free again when a k block starts: its last reader, the hi fill's group of the
+  // previous k block, retired at that block's second retire; a is read until the first)
+  std::uint32_t a0[16], a1[16], lo[kF32 ? 16 : 1];
+  ml.begin_unit();
+  auto fence = [&] { fence_operands(d); };
+  auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
+    if (cw == 1) ml.pass();
+    int stage = ml.wait();
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      lds64(sx + off_a0 + kb * kXBlockBytes + 1024 * s, a[4 * s], a[4 * s + 1]);
+      lds64(sx + off_a1 + kb * kXBlockBytes + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
+    }
+#pragma unroll
+    for (int e = 0; e < 16; ++e) {
+      const float v = __uint_as_float(a[e]);
+      if constexpr (kF32)
+        gdn::split<true>(v * v, a[e], lo[e]);
+      else
+        a[e] = __float_as_uint(v * v);
+    }
+    std::uint32_t sb = ring_base + stage * kFillBytes;
+    wgmma_group(fence, [&] {
+#pragma unroll
+      for (int s = 0; s < 4; ++s) {
+        if constexpr (kF32) {
+          WgmmaTf32Rs::mma(d, &lo[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
+                           (kb | s) != 0 ? 1u : 0u);
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024), 1u);
+        } else {
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024), (kb | s) != 0 ? 1u : 0u);
+        }
+      }
+    });
+    ml.retire_previous(kP * kb, [&] {
+      fence_operands(d);
+      fence_regs(other);
+    });
+    if (cw == 0) ml.pass();
+    if constexpr (kF32) {
+      if (cw == 1) ml.pass();
+      stage = ml.wait();
+      sb = ring_base + stage * kFillBytes;
+      wgmma_group(fence, [&] {
+#pragma unroll
+        for (int s = 0; s < 4; ++s)
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024), 1u);
+      });
+      ml.retire_previous(kP * kb + 1, [&] {
+        fence_operands(d);
+        fence_regs(a);
+        fence_regs(lo);
+      });
+      if (cw == 0) ml.pass();
+    }
+  };
+  for (int kb = 0; kb < kbn; kb += 2) {
+    step(a0, a1, kb);
+    if (kb + 1 < kbn) step(a1, a0, kb + 1);
+  }
+  ml.drain([&] {
+    fence_operands(d);
+    fence_regs(a0);
+    fence_regs(a1);
+    if constexpr (kF32) fence_regs(lo);
+  });
+}
+
+// GEMM 2 of a tile half for consumer cw: u = t gamma over kbn k blocks of 32 channels of t (t in
+// the slot at sx; this thread's register-operand rows row0, row0 + 8, column q).
+template <bool kF32, class Mainloop>
+__device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw, std::uint32_t sx,
+                                           std::uint32_t ring_base, int kbn, int row0, int q) {
+  using namespace sm90;
+  auto fence_u = [&] { fence_operands(u); };
+  ml.begin_unit();
+  if constexpr (kF32) {
+    // 3xTF32: t_lo = t - trunc(t) as the register operand (rows row0, row0 + 8) against
+    // the gamma^T hi fill, t (truncated by the tensor cores) against the hi and lo fills.
+    // One tl serves every k block: its group (the hi fill's) retires at the block's second
+    // retire, before the next block loads tl.
+    std::uint32_t tl[16];
+    for (int kb = 0; kb < kbn; ++kb) {
+      int stage = ml.wait();
+      std::uint32_t sb = ring_base + stage * kFillBytes + cw * 64 * 128;
+      const std::uint32_t sa = sx + kb * kTBlockBytes;
+#pragma unroll
+      for (int s = 0; s < 4; ++s) {
+        const int k = 32 * kb + 8 * s + q;
+        const uint4 lo = tf32_low_parts(
+            make_uint4(lds32(sx + t_offset(row0, k)), lds32(sx + t_offset(row0 + 8, k)),
+                       lds32(sx + t_offset(row0, k + 4)), lds32(sx + t_offset(row0 + 8, k + 4))));
+        tl[4 * s] = lo.x;
+        tl[4 * s + 1] = lo.y;
+        tl[4 * s + 2] = lo.z;
+        tl[4 * s + 3] = lo.w;
+      }
+      wgmma_group(fence_u, [&] {
+#pragma unroll
+        for (int s = 0; s < 4; ++s) {
+          WgmmaTf32Rs::mma(u, &tl[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
+                           (kb | s) != 0 ? 1u : 0u);
+          WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
+                               gmma_desc(sb + 32 * s, 16, 1024), 1u);
+        }
+      });
+      ml.retire_previous(2 * kb, fence_u);
+      stage = ml.wait();
+      sb = ring_base + stage * kFillBytes + cw * 64 * 128;
+      wgmma_group(fence_u, [&] {
+#pragma unroll
+        for (int s = 0; s < 4; ++s)
+          WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
+                               gmma_desc(sb + 32 * s, 16, 1024), 1u);
+      });
+      ml.retire_previous(2 * kb + 1, [&] {
+        fence_u();
+        fence_regs(tl);
+      });
+    }
+    ml.drain([&] {
+      fence_u();
+      fence_regs(tl);
+    });
+  } else {
+    for (int kb = 0; kb < kbn; ++kb) {
+      const int stage = ml.wait();
+      const std::uint32_t sb = ring_base + stage * kFillBytes + cw * 64 * 128;
+      const std::uint32_t sa = sx + kb * kTBlockBytes;
+      wgmma_group(fence_u, [&] {
+#pragma unroll
+        for (int s = 0; s < 4; ++s)
+          WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
+                               gmma_desc(sb + 32 * s, 16, 1024), (kb | s) != 0 ? 1u : 0u);
+      });
+      ml.retire_previous(kb, fence_u);
+    }
+    ml.drain(fence_u);
+  }
+}
+
+// Consumer warpgroup cw over the CTA's `tiles` tiles, on the skeleton's helpers
+// (ConsumerMainloop). At 232 registers ptxas is sensitive to the order in which this code reaches
+// it: split into member functions of a consumer struct (the same PTX instructions, a few in
+// another order) it spilled 136 bytes (sm_90a, -Xptxas -v). The two main loops above are free
+// functions called in place: the PTX is the single function's (the cubin byte-identical), no
+// spills.
+template <int kCluster, bool kInverse, bool kF32, class RingT>
 __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::ClusterPlace& cp,
                                         const RingT& ring, std::uint32_t ring_base,
                                         std::uint32_t slot0, std::uint32_t sfull0,
@@ -56,7 +210,8 @@ __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::Clu
   using namespace sm90;
   const int cluster = cp.cluster, clusters = cp.clusters, rank = cp.rank;
   const int kbn = p.kblocks;
-  const int fills = 4 * kbn;
+  constexpr int kP = kParts<kF32>;
+  const int fills = 4 * kP * kbn;
   const int warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, q = lane & 3;
   const RegRows rr = reg_rows();
   // GEMM 1's A: x rows j = 32 kb + 8 s + q (and + 4) at pixels prow, prow + 1.
@@ -86,48 +241,7 @@ __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::Clu
       const bool valid = px < p.p;
       const long long pix = tl.n * p.img + px;
       float d[64];
-      // GEMM 1: z = x^2 gamma^T over kbn k blocks of 32 channels (this consumer's fill of
-      // each pair).
-      {
-        std::uint32_t a0[16], a1[16];
-        ml.begin_unit();
-        auto fence = [&] { fence_operands(d); };
-        auto step = [&](std::uint32_t(&a)[16], std::uint32_t(&other)[16], int kb) {
-          if (cw == 1) ml.pass();
-          const int stage = ml.wait();
-#pragma unroll
-          for (int s = 0; s < 4; ++s) {
-            lds64(sx + off_a0 + kb * kXBlockBytes + 1024 * s, a[4 * s], a[4 * s + 1]);
-            lds64(sx + off_a1 + kb * kXBlockBytes + 1024 * s, a[4 * s + 2], a[4 * s + 3]);
-          }
-#pragma unroll
-          for (int e = 0; e < 16; ++e) {
-            const float v = __uint_as_float(a[e]);
-            a[e] = __float_as_uint(v * v);
-          }
-          const std::uint32_t sb = ring_base + stage * kFillBytes;
-          wgmma_group(fence, [&] {
-#pragma unroll
-            for (int s = 0; s < 4; ++s)
-              WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
-                               (kb | s) != 0 ? 1u : 0u);
-          });
-          ml.retire_previous(kb, [&] {
-            fence_operands(d);
-            fence_regs(other);
-          });
-          if (cw == 0) ml.pass();
-        };
-        for (int kb = 0; kb < kbn; kb += 2) {
-          step(a0, a1, kb);
-          if (kb + 1 < kbn) step(a1, a0, kb + 1);
-        }
-        ml.drain([&] {
-          fence_operands(d);
-          fence_regs(a0);
-          fence_regs(a1);
-        });
-      }
+      gemm1<kF32>(d, ml, cw, sx, off_a0, off_a1, ring_base, kbn);
       // Epilogue 1, per 32-channel block K = 4 cw + kk of this consumer.
       named_sync(1, 256);
       mbar_wait(sfull0 + 8 * sdi, par);
@@ -192,21 +306,7 @@ __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::Clu
         float2 dx0[16];
         load_dx0(dx0, p, c_lo + 64 * h, valid, pix);
         float u[32];
-        auto fence_u = [&] { fence_operands(u); };
-        ml.begin_unit();
-        for (int kb = 0; kb < kbn; ++kb) {
-          const int stage = ml.wait();
-          const std::uint32_t sb = ring_base + stage * kFillBytes + cw * 64 * 128;
-          const std::uint32_t sa = sx + kb * kTBlockBytes;
-          wgmma_group(fence_u, [&] {
-#pragma unroll
-            for (int s = 0; s < 4; ++s)
-              WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
-                                   gmma_desc(sb + 32 * s, 16, 1024), (kb | s) != 0 ? 1u : 0u);
-          });
-          ml.retire_previous(kb, fence_u);
-        }
-        ml.drain(fence_u);
+        gemm2_half<kF32>(u, ml, cw, sx, ring_base, kbn, row0, q);
         if (h == 1) release_slot(sxi);  // t(i) read: the slot takes dy(i + 1)
         const long long pp2 = opaque(p.p), base2 = opaque(pix);
 #pragma unroll

@@ -1,4 +1,4 @@
-// gdn sm90_onepass_fused: the whole tf32 backward pass but dgamma in one kernel (sm_90a): per
+// gdn sm90_onepass_fused: the whole backward pass but dgamma in one kernel (sm_90a): per
 // 64-pixel tile z = gamma x^2 (wgmma, x^2 the register operand), t = dy x ds/dz, dx0 = dy s,
 // u = gamma^T t (wgmma, t from shared memory) and dx = dx0 + 2 x u, so t goes to DRAM once (for
 // the dgamma GEMM) and is never read back for dx. The three-stage pass (sm90_wgmma_fused) moves
@@ -7,6 +7,12 @@
 // in; t, dx out), and the dgamma GEMM 2 more. H100, tf32 backward pass (N = 32, C = 256,
 // 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
 // every version's figure in docs/notes/history/gdn-rounds.md, round 13.
+// f32 mode (kF32, round 15) is 3xTF32 without more shared memory: GEMM 1 splits x^2 into TF32 hi
+// and lo parts in registers; GEMM 2 forms t_lo = t - trunc(t) in registers from the slot (the
+// register operand of an m64n64k8 wgmma) while t itself stays the shared operand; the gamma
+// stream carries a hi and a lo fill per k block (twice the fills, 1 MiB per tile). Products per
+// k step: x2_lo g_hi + x2_hi g_hi, x2_hi g_lo; t_lo g_hi + t g_hi, t g_lo. H100, f32 backward
+// pass: this kernel 538 us, the pass 0.708 ms = 2.46x composed (three-stage: 0.833 ms).
 //
 // Block: 384 threads, one CTA per SM, persistent, clusters of kCluster CTAs (1 as built: the
 // multicast's lock-step cost more than the L2 reads it saved).
@@ -60,7 +66,7 @@
 namespace gpuopt {
 namespace gdn_onepass {
 
-template <int kCluster, bool kInverse>
+template <int kCluster, bool kInverse, bool kF32>
 __global__ void __launch_bounds__(kThreads, 1)
     gdn_onepass_bwd_kernel(const __grid_constant__ CUtensorMap map_x,
                            const __grid_constant__ CUtensorMap map_dy,
@@ -95,11 +101,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   WS::run(
       [&] {
         const Maps maps{&map_x, &map_dy, &map_g, &map_gt};
-        produce<kCluster>(maps, p, cp, ring, ring_base, slot0, sfull0, sempty0, tiles);
+        produce<kCluster, kF32>(maps, p, cp, ring, ring_base, slot0, sfull0, sempty0, tiles);
       },
       [&](int cw) {
-        consume<kCluster, kInverse>(p, cw, cp, ring, ring_base, slot0, sfull0, sempty0, sbeta,
-                                    tiles);
+        consume<kCluster, kInverse, kF32>(p, cw, cp, ring, ring_base, slot0, sfull0, sempty0, sbeta,
+                                          tiles);
       });
 #else
   __trap();  // never launched off sm_90a (the registry's exact_cc 90)

@@ -27,7 +27,7 @@ struct Maps {
 };
 
 // slot0: the two 64 KiB slots (sfull0 / sempty0: their barriers), ring_base: the ring's fills.
-template <int kCluster, class RingT>
+template <int kCluster, bool kF32, class RingT>
 __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
                                         const sm90::ClusterPlace& cp, const RingT& ring,
                                         std::uint32_t ring_base, std::uint32_t slot0,
@@ -36,7 +36,8 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
   constexpr int kShare = 128 / kCluster;  // rows of a fill this CTA loads and multicasts
   const int rank = cp.rank, cluster = cp.cluster, clusters = cp.clusters;
   const int kbn = p.kblocks;
-  const int fills = 4 * kbn;  // ring fills per tile
+  constexpr int kP = kParts<kF32>;  // gamma parts per k block (f32: hi, lo)
+  const int fills = 4 * kP * kbn;   // ring fills per tile
   tma_prefetch_desc(maps.x);
   tma_prefetch_desc(maps.dy);
   tma_prefetch_desc(maps.g);
@@ -66,7 +67,8 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
       for (int b = 0; b < 2; ++b) tma_prefetch_l2_3d(maps.x, tl.px0 + 32 * b, 32 * kb, tl.n);
   };
   if (tiles > 0) load_slot(maps.x, 0, 0);
-  const int early = 2 * kbn < kRing ? 2 * kbn : kRing;
+  const int g1 = 2 * kP * kbn;  // GEMM 1's fills
+  const int early = g1 < kRing ? g1 : kRing;
   RingPos pos;
   for (int i = 0; i < tiles; ++i) {
     if (i + 1 < tiles) warm_x(i + 1);
@@ -74,16 +76,19 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
       const std::uint32_t full = ring.acquire(pos, kFillBytes);
       const std::uint32_t dst = ring_base + pos.stage * kFillBytes;
       const std::uint16_t all = static_cast<std::uint16_t>((1 << kCluster) - 1);
-      if (f < 2 * kbn) {
-        // gamma rows 128 (f % 2) + [0, 128), this CTA's share
-        const int k0 = (f >> 1) * 32, r0 = 128 * (f & 1) + rank * kShare;
+      if (f < g1) {
+        // gamma rows 128 (f % 2) + [0, 128), this CTA's share, of part (f / 2) % kP of k block
+        // f / (2 kP)
+        const int k0 = gamma_col<kF32>(f / (2 * kP), (f >> 1) % kP);
+        const int r0 = 128 * (f & 1) + rank * kShare;
         if constexpr (kCluster > 1)
           tma_load_3d_multicast(dst + rank * kShare * 128, maps.g, full, k0, r0, 0, all);
         else
           tma_load_3d_hint(dst, maps.g, full, k0, r0, 0, kept);
       } else {
         // gamma^T: fill row r (0..127) is row (r / 64) * 128 + 64 h + r % 64
-        const int g = f - 2 * kbn, h = g / kbn, k0 = (g - h * kbn) * 32;
+        const int g = f - g1, h = g / (kP * kbn), gk = g - h * kP * kbn;
+        const int k0 = gamma_col<kF32>(gk / kP, gk % kP);
         if constexpr (kCluster > 1) {
           const int r = rank * kShare;
           tma_load_3d_multicast(dst + r * 128, maps.gt, full, k0,
@@ -98,7 +103,7 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
       // tile's GEMM 1 are queued); x(i + 1) once epilogue 1 of tile i has read dy(i) (the first
       // fills of this tile's GEMM 2 are queued).
       if (f + 1 == early) load_slot(maps.dy, i, (i + 1) & 1);
-      if (f + 1 == 2 * kbn + early && i + 1 < tiles) load_slot(maps.x, i + 1, (i + 1) & 1);
+      if (f + 1 == g1 + early && i + 1 < tiles) load_slot(maps.x, i + 1, (i + 1) & 1);
     }
   }
 }

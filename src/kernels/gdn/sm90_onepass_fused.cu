@@ -1,9 +1,9 @@
-// gdn sm90_onepass_fused (sm_90a, tf32 backward pass): the one-pass kernel
-// (sm90_onepass_bwd_kernel.cuh: z, t, u and dx per 64-pixel tile, t written once), then the
-// dgamma split-K GEMM on wgmma and the fixed-order sums of dgamma and dbeta
-// (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass and f32 mode stay
-// with sm90_wgmma_fused: this variant refuses them. Figures: docs/notes/history/gdn-rounds.md
-// (round 13).
+// gdn sm90_onepass_fused (sm_90a, backward pass, tf32 and f32): the one-pass kernel
+// (sm90_onepass_bwd_kernel.cuh: z, t, u and dx per 64-pixel tile, t written once; f32 as 3xTF32),
+// then the dgamma split-K GEMM on wgmma and the fixed-order sums of dgamma and dbeta
+// (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass stays with
+// sm90_wgmma_fused: this variant refuses it. Figures: docs/notes/history/gdn-rounds.md (rounds 13
+// and 14).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -34,9 +34,9 @@ struct Maps {
   CUtensorMap x, dy, g, gt;
 };
 
-template <bool kInverse>
+template <bool kInverse, bool kF32>
 gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, const ExecEnv& env) {
-  auto* kernel = gdn_onepass::gdn_onepass_bwd_kernel<kCluster, kInverse>;
+  auto* kernel = gdn_onepass::gdn_onepass_bwd_kernel<kCluster, kInverse, kF32>;
   // Host-side attribute, no stream work: fine during graph capture.
   GPUOPT_TRY_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
@@ -65,9 +65,6 @@ gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, con
 const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& dev) {
   if (p.pass != GPUOPT_GDN_BACKWARD)
     return "a backward-pass variant (the forward pass is sm90_wgmma_fused's)";
-  if (!p.tf32)
-    return "tf32 mode only (f32's 3xTF32 parts of t do not fit in shared memory beside x; "
-           "sm90_wgmma_fused runs f32)";
   if (p.c > gdn_onepass::kMaxC) return "C <= 256 only (one tile holds every channel)";
   // sm90_wgmma_fused's checks: TMA on x (H * W % 4, alignment), int32 extents, the dgamma stage
   if (const char* why = gdn_can_sm90_wgmma_fused(p, dev)) return why;
@@ -87,8 +84,9 @@ gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv
     return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gdn sm90_onepass_fused: %s", why);
   static_assert(gdn_onepass::kUnitPx == kGdnTile, "dbeta partials per fused tile");
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  // gamma^T rounded to TF32 (GEMM 2's B, rows c), and gamma itself (GEMM 1's B) unless TMA can
-  // read the caller's: both in the split-gamma piece (tf32: one part each).
+  // gamma^T (GEMM 2's B, rows c), and gamma itself (GEMM 1's B) unless TMA can read the
+  // caller's (tf32 only): both in the split-gamma piece, one TF32 part each in tf32 mode, the
+  // [hi | lo | hi] parts per k block in f32 mode (the kernel reads hi and lo).
   float* gt = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
   const std::int64_t pitch_t = gdn_split_gamma(p, true, gt, env, &st);
@@ -126,7 +124,9 @@ gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv
   prm.ntiles = static_cast<int>((p.p + kGdnTile - 1) / kGdnTile);
   prm.units = static_cast<int>(p.n * prm.ntiles);
   prm.kblocks = kblocks;
-  GPUOPT_TRY(p.inverse ? launch_kernel<true>(m, prm, env) : launch_kernel<false>(m, prm, env));
+  auto launch = p.tf32 ? (p.inverse ? launch_kernel<true, false> : launch_kernel<false, false>)
+                       : (p.inverse ? launch_kernel<true, true> : launch_kernel<false, true>);
+  GPUOPT_TRY(launch(m, prm, env));
   return gdn_sm90_backward_dgamma(p, env);
 }
 
