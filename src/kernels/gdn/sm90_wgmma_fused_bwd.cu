@@ -76,8 +76,9 @@ struct GdnDxHook {
 // partial b). P = x rows (K-major, squared in registers), Q = t rows (K-major, truncated to TF32
 // by the tensor cores). tf32 mode: x^2 rounded to TF32. f32 mode (kSplit3, 3xTF32): x^2 split
 // into hi / lo in registers, and the kernel forms t_lo = t - trunc(t) in shared memory from each
-// stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t_lo + x2_hi t (round
-// 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage). (Round 9's version, t_lo written
+// stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t, issued before t_lo is
+// formed, then x2_hi t_lo (round 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage;
+// the early issue, round 16: the f32 pass -1.05%). (Round 9's version, t_lo written
 // by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
 // f32 than the mma.sync stage: docs/notes/history/gdn-rounds.md.)
 template <bool kSplit3>

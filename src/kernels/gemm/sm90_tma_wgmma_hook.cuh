@@ -61,9 +61,9 @@ struct HookSplitK<H, std::void_t<decltype(H::kSplitK)>> : std::integral_constant
 // values in hi; it leaves P's hi and lo TF32 parts), and the consumers form Q's low part
 // t_lo = t - trunc_tf32(t) (rounded: the tensor cores truncate) from each stage's Q tile into one
 // of two shared buffers of the same swizzled layout (kQsStages stages, kQsSmemBytes), so per
-// 8-deep k step three wgmma accumulate P_lo Q + P_hi Q_lo + P_hi Q (Q's hi part: the tensor
-// cores' truncation of Q itself). One stage load per k block (kPRepeat 1): no low part of Q in
-// global memory.
+// 8-deep k step three wgmma accumulate P_lo Q + P_hi Q + P_hi Q_lo (Q's hi part: the tensor
+// cores' truncation of Q itself; the first two are issued before Q_lo is formed). One stage load
+// per k block (kPRepeat 1): no low part of Q in global memory.
 template <class H, class = void>
 struct HookQSplitSmem : std::false_type {};
 template <class H>

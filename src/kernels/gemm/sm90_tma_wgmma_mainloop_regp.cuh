@@ -99,12 +99,15 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
       fence_regs(other);  // the retired group's registers stayed in place until here
     });
   };
-  // Q split in shared memory (kQs): P's lo parts beside a0 / a1, and per k block kb: the
-  // consumers' wgmma reading Q-low buffer kb % 2 (k block kb - 2) have all completed (barrier 1:
-  // each consumer passed its wait_group 1 of k block kb - 1, or its tile's wait_group 0), the
-  // consumers form the stage's Q low parts in it (8 of the tile's 2048 16-byte units per
-  // thread, same offsets, so Q's descriptors serve it at another base), fence them to the async
-  // proxy and meet again (barrier 2) before the wgmma read them.
+  // Q split in shared memory (kQs): P's lo parts beside a0 / a1, and per k block kb one wgmma
+  // group: first the products that read the stage's Q itself (P_lo Q, P_hi Q), so the tensor
+  // cores work while the consumers form Q's low parts; then, once the consumers' wgmma reading
+  // Q-low buffer kb % 2 (k block kb - 2) have all completed (barrier 1: each consumer passed its
+  // wait_group 1 of k block kb - 1, or its tile's wait_group 0), the consumers form the stage's
+  // Q low parts in it (8 of the tile's 2048 16-byte units per thread, same offsets, so Q's
+  // descriptors serve it at another base), fence them to the async proxy and meet again
+  // (barrier 2) before P_hi Q_lo reads them. (Issued after the low parts, the three products
+  // made the GDN f32 backward pass 1.05% slower on the H100: gdn-rounds.md, round 16.)
   [[maybe_unused]] std::uint32_t l0[16], l1[16];
   [[maybe_unused]] auto step3 = [&](std::uint32_t(&a)[16], std::uint32_t(&al)[16],
                                     std::uint32_t(&other)[16], std::uint32_t(&other_l)[16], int kb,
@@ -118,23 +121,25 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
       const std::uint32_t sl = tiles + kNumStages * Cf::kStage + (kb & 1) * kTileQBytes;
       load_p(a, sp);
       hook.operand_split(a, al, kb);
-      named_sync(kQsBar, 128 * kConsumers);
-      const std::uint32_t unit = (threadIdx.x - 128) * 16;
-#pragma unroll
-      for (int i = 0; i < kUnits; ++i) {
-        const std::uint32_t off = unit + i * (128 * kConsumers * 16);
-        sts128(sl + off, tf32_low_parts(lds128(sq + off)));
-      }
-      fence_proxy_async_shared();
-      named_sync(kQsBar, 128 * kConsumers);
       wgmma_group(fence, [&] {
 #pragma unroll
         for (int s = 0; s < kMmaPerStage; ++s) {
           const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
           WgmmaTf32Rs::mma(d, &al[4 * s], dq, (j | s) != 0 ? 1u : 0u);
-          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
           WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
         }
+        named_sync(kQsBar, 128 * kConsumers);
+        const std::uint32_t unit = (threadIdx.x - 128) * 16;
+#pragma unroll
+        for (int i = 0; i < kUnits; ++i) {
+          const std::uint32_t off = unit + i * (128 * kConsumers * 16);
+          sts128(sl + off, tf32_low_parts(lds128(sq + off)));
+        }
+        fence_proxy_async_shared();
+        named_sync(kQsBar, 128 * kConsumers);
+#pragma unroll
+        for (int s = 0; s < kMmaPerStage; ++s)
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
       });
       ml.retire_previous(j, [&] {
         fence_operands(d);
