@@ -1003,8 +1003,10 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * 1e-3 relative error). ::GPUOPT_COMPUTE_DEFAULT and ::GPUOPT_COMPUTE_F32 give f32 accuracy:
  * `composed` runs cuBLAS SGEMM (exact f32 FMA); `fused` runs an error-compensated 3xTF32 product
  * on the tensor cores (each operand split into a TF32 high part and a TF32 residual, a*b ~=
- * hi*hi + hi*lo + lo*hi with f32 accumulation), which matches the f64 reference to about 1e-6
- * relative, like SGEMM, at tensor-core speed. y must not overlap x (INVALID_ARGUMENT).
+ * hi*hi + hi*lo + lo*hi with f32 accumulation; its forward kernel with x resident in shared
+ * memory, C <= 256, forms the two residual terms from bf16-rounded operands in one bf16 product,
+ * as accurate), which matches the f64 reference to about 1e-6 relative, like SGEMM, at
+ * tensor-core speed. y must not overlap x (INVALID_ARGUMENT).
  */
 GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                               const gpuopt_gdn_desc_t* desc, const float* x,

@@ -20,6 +20,25 @@ __device__ __forceinline__ void mma_m16n8k8_tf32(float (&c)[4], const std::uint3
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// m16n8k16, bf16 inputs (two per register, the lower k index in the low half), f32
+// accumulators (sm_80+): twice the k of the tf32 shape at the same tensor-pipe time per
+// instruction.
+__device__ __forceinline__ void mma_m16n8k16_bf16(float (&c)[4], const std::uint32_t (&a)[4],
+                                                  const std::uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// Two f32 values rounded to nearest bf16 in one register: lo in the low half (the lower k index of
+// an mma fragment pair), hi in the high half (sm_80+).
+__device__ __forceinline__ std::uint32_t pack_bf16x2(float lo, float hi) {
+  std::uint32_t r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
 // m8n8k4, f64 (sm_80+): c0, c1 += a * b over one 8 x 8 x 4 step.
 __device__ __forceinline__ void mma_m8n8k4_f64(double& c0, double& c1, double a, double b) {
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"

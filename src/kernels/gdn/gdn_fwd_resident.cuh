@@ -28,6 +28,14 @@
 //   gdn_resident_persist_kernel below instead: the same tile math in persistent blocks that load
 //   the next tile's first chunk under the epilogue (issue 19, H100: tf32 0.1604 -> 0.1428 ms =
 //   2.54x composed, f32 0.2952 -> 0.2784 ms).
+// - f32 (BfCorr, both kernels): 3xTF32's two corrections lo*b + hi*lo as ONE bf16 m16n8k16 mma
+//   beside the TF32 hi*hi (mma_ktile of gdn_mma.cuh): 2 mma per tile and k step instead of 3; f32
+//   is bound by its mma issue (the persistent kernel beat the no-load floor). H100 (issue 19,
+//   gdnf2, two runs, one process each, composed 0.6301 / 0.6273 ms): persistent 0.2796 / 0.2779
+//   -> 0.2456 / 0.2444 ms (2.57x composed), per-tile 0.2954 / 0.2941 -> 0.2495 / 0.2482; worst
+//   error against an f64 reference at the bar shape 7.6e-7 -> 6.2e-7 of max |y| (SGEMM 2.8e-7),
+//   lower in all 10 probe cases (the bf16 term a_lo * b keeps lo*lo, which 3xTF32 drops; 1.25e-6 ->
+//   5e-8 with coherent roundings).
 // Measured on the H200 at N = 32, C = 256, 64 x 64 (docs/notes/history/gdn-rounds.md): this version
 // 0.1945 ms tf32 (1.54x composed) / 0.3497 ms f32 (1.70x) (run 4, 670da46); still latency bound
 // (ncu, tf32: SM 41%, DRAM 28%, L2 52% of peak, 15.7 warps per SM, 9.1 cycles between a warp's
@@ -108,7 +116,7 @@ __device__ __forceinline__ void resident_epilogue(const float (&acc)[4][4][4], c
 // Epi: apply4(i, z, x) finishes and stores the 4 adjacent elements i.. (i 16-byte aligned; whole
 // tiles with epi.quad: every multiple of 4 is 16-byte aligned); apply(i, two, z0, z1, x) element i
 // and, when two, i + 1 (8-byte stores where epi.pair: every even element index is 8-byte aligned).
-template <bool Split3, class Epi, bool Round = true>
+template <bool Split3, class Epi, bool Round = true, bool BfCorr = false>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_mix_kernel(ResidentArgs args, Epi epi) {
   extern __shared__ float4 smem4[];
@@ -152,11 +160,11 @@ __global__ void __launch_bounds__(kResThreads, 1)
     // while they issue (round 11: f32 0.323 -> 0.301 ms; tf32 unchanged, 0.164, kept as it was)
     constexpr bool kLate = Split3;
     if (kLate)
-      mma_ktile<true, false, false, true, Split3, Round, 0, 8, true>(
+      mma_ktile<true, false, false, true, Split3, Round, 0, 8, true, BfCorr>(
           ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
     if (s + 1 < steps) load(s + 1);
     sm80::cp_async_commit_group();
-    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0, kBK, true>(
+    mma_ktile<true, false, false, true, Split3, Round, kLate ? 8 : 0, kBK, true, BfCorr>(
         ring + (s % kResStages) * kResStageFloats, xs + s * kBK * kRPitch, wm, wn, lane, acc);
   }
   sm80::cp_async_wait_group<0>();
@@ -180,13 +188,14 @@ __global__ void __launch_bounds__(kResThreads, 1)
 // bounds code: 0 spills (the per-tile kernel spills 44 bytes in tf32). Late: the next chunk's
 // copies after the first 8-deep k step (sm80_mma_fused: both modes).
 // H100, N = 32, C = 256, 64 x 64 (issue 19, one process, docs/notes/gdn.md): tf32 0.1604 ->
-// 0.1514 ms (Late off) / 0.1428 ms (Late on: 2.54x composed), f32 0.2952 -> 0.2784 ms.
+// 0.1514 ms (Late off) / 0.1428 ms (Late on: 2.54x composed), f32 0.2952 -> 0.2784 ms (3xTF32,
+// Late on) -> 0.2444-0.2456 ms (BfCorr, Late off: sm80_mma_fused.cu).
 constexpr int kPersistSteps = kResRows / kBK;
 constexpr int kPersistSlots = kPersistSteps + 1;
 constexpr long long kPersistSmemBytes =
     (static_cast<long long>(kPersistSlots) * kBK * kRPitch + kResRingFloats) * 4;
 
-template <bool Split3, class Epi, bool Round, bool Late>
+template <bool Split3, class Epi, bool Round, bool Late, bool BfCorr = false>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_persist_kernel(ResidentArgs args, Epi epi, int ntiles) {
   extern __shared__ float4 smem4[];
@@ -242,15 +251,16 @@ __global__ void __launch_bounds__(kResThreads, 1)
       const float* xsp = xs + xsl * kBK * kRPitch;
       const float* gsp = ring + gslot * kResStageFloats;
       if (Late)
-        mma_ktile<true, false, false, true, Split3, Round, 0, 8, true>(gsp, xsp, wm, wn, lane, acc);
+        mma_ktile<true, false, false, true, Split3, Round, 0, 8, true, BfCorr>(gsp, xsp, wm, wn,
+                                                                               lane, acc);
       const int nsl = xsl + 1 < kPersistSlots ? xsl + 1 : 0;
       if (s + 1 < kPersistSteps)
         load(xt, s + 1, nsl, gslot ^ 1);
       else if (next < ntiles)
         load(xnext, 0, nsl, gslot ^ 1);
       sm80::cp_async_commit_group();
-      mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0, kBK, true>(gsp, xsp, wm, wn,
-                                                                                  lane, acc);
+      mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0, kBK, true, BfCorr>(
+          gsp, xsp, wm, wn, lane, acc);
       gslot ^= 1;
     }
     auto xrow = [&](int i, int m) {

@@ -143,6 +143,22 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
   }
 }
 
+// The operand registers of one element v: split's hi and lo, or with BfCorr (3xTF32's corrections
+// as one bf16 mma, mma_ktile) hi = v rounded to TF32 and lo = a bf16 pair of the fragment's two
+// virtual k: the m16n8k16 fragments hold k (2t, 2t + 1) and (2t + 8, 2t + 9) where the m16n8k8
+// TF32 ones hold k t and t + 4, so each thread's TF32 element k becomes the pair (A: r, hi; B: v,
+// r) with the exact rest r = v - hi (|r| <= 2^-11 |v|): A lo * B v + A hi * B r.
+template <bool Split3, bool Round, bool BfCorr, bool IsA>
+__device__ __forceinline__ void split_parts(float v, unsigned& hi, unsigned& lo) {
+  if constexpr (BfCorr) {
+    hi = (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
+    const float h = __uint_as_float(hi), r = v - h;
+    lo = IsA ? sm80::pack_bf16x2(r, h) : sm80::pack_bf16x2(v, r);
+  } else {
+    split<Split3, Round>(v, hi, lo);
+  }
+}
+
 // Fragments of k-contiguous tiles come through ldmatrix of 32-bit elements: each 8 x 8 b16 matrix
 // is 8 rows of 4 f32, thread l receives row l / 4, element l % 4 -- the mma.m16n8k8 TF32 fragment
 // layout of a k-contiguous tile, so one instruction replaces 4 (A) or 2 (B) scalar shared loads.
@@ -222,11 +238,19 @@ __device__ __forceinline__ void frag_b_pairs(const float* s, int n, int kk, int 
   }
 }
 
+// BfCorr (with Split3; the f32 forward pass): hi*hi stays one TF32 mma, the two corrections
+// lo*b + hi*lo become ONE bf16 m16n8k16 mma whose 16 k are the 8 k of the step twice,
+// (k, A lo, B whole) and (k, A hi, B lo) (split_parts): 2 mma instructions per tile and step
+// instead of 3, at the same tensor-pipe time each. The corrections' operands carry 8 bits
+// (bf16) instead of 11 (TF32), but a correction is <= 2^-11 of its product, so each rounding is
+// <= 2^-20 of it, and a_lo * b keeps the lo*lo term 3xTF32 drops: measured errors against f64 are
+// lower than 3xTF32's (figures: gdn_fwd_resident.cuh).
 template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,
-          int KK1 = kBK, bool BPairs = false>
+          int KK1 = kBK, bool BPairs = false, bool BfCorr = false>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
   static_assert(!BPairs || !BK, "B pairs need an r-contiguous B tile");
+  static_assert(!BfCorr || (Split3 && BPairs), "bf16 corrections: the resident f32 kernels");
 #pragma unroll
   for (int kk = KK0; kk < KK1; kk += 8) {
     unsigned bh[4][2], bl[4][2];
@@ -235,8 +259,8 @@ __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int 
       frag_b_pairs<BSq>(Bs, wn * 32, kk, lane, v);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        split<Split3, Round>(v[j][0], bh[j][0], bl[j][0]);
-        split<Split3, Round>(v[j][1], bh[j][1], bl[j][1]);
+        split_parts<Split3, Round, BfCorr, false>(v[j][0], bh[j][0], bl[j][0]);
+        split_parts<Split3, Round, BfCorr, false>(v[j][1], bh[j][1], bl[j][1]);
       }
     } else {
 #pragma unroll
@@ -253,10 +277,12 @@ __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int 
       frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) split<Split3, Round>(v[q], ah[q], al[q]);
+      for (int q = 0; q < 4; ++q) split_parts<Split3, Round, BfCorr, true>(v[q], ah[q], al[q]);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        if (Split3) {
+        if (BfCorr) {
+          sm80::mma_m16n8k16_bf16(acc[i][j], al, bl[j]);
+        } else if (Split3) {
           sm80::mma_m16n8k8_tf32(acc[i][j], al, bh[j]);
           sm80::mma_m16n8k8_tf32(acc[i][j], ah, bl[j]);
         }

@@ -38,7 +38,8 @@ const char* composed_can(const GdnProblem& p, const DeviceDesc&) {
 // pass (0.747 vs 0.804 ms). composed ranks 10 (in the table).
 // f32 forward where the persistent resident kernel runs: 35, above sm90_wgmma_fused (H100,
 // issue 19: bench 8feaa5b had the per-tile kernel and sm90_wgmma_fused tied, 0.2974 vs 0.2962
-// ms; the persistent kernel measured 0.2784 vs the per-tile kernel's 0.2952 in one process).
+// ms; the persistent kernel measured 0.2784 vs the per-tile kernel's 0.2952 in one process, and
+// 0.2444-0.2456 ms = 2.57x composed with its 3xTF32 corrections as one bf16 mma, two runs).
 int sm80_mma_fused_pref(const GdnProblem& p, const DeviceDesc& dev) {
   if (p.pass == GPUOPT_GDN_BACKWARD) return p.tf32 ? 5 : 20;
   return !p.tf32 && gdn_persist_fits(p, dev) ? 35 : 20;
@@ -94,7 +95,8 @@ constexpr Variant<GdnProblem> kTable[] = {
         .rank<10>()
         .launch(launch_nonempty<gdn_launch_composed>),
     Row("sm80_mma_fused",
-        "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, 1xTF32 for tf32), forward "
+        "mma.sync tensor-core GEMMs (3xTF32 error-compensated for f32, its two corrections as one "
+        "bf16 mma in the resident forward kernels; 1xTF32 for tf32), forward "
         "with the x tile resident in smem (x read once), cp.async pipelines, squaring in the "
         "operand load, rsqrt/gradient epilogue; split-K dgamma with a fixed-order reduction",
         kF32)

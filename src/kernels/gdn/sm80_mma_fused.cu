@@ -10,7 +10,8 @@
 //              and epilogue; f32: copies after the first k step): 0.163 ms tf32 (2.21x),
 //              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291). Issue 19: whole
 //              problems (C = 256, H * W % 128 == 0) on the persistent form of the resident
-//              kernel: 0.1428 ms tf32 (2.54x), 0.2784 ms f32 (2.25x; auto runs it for f32 too).
+//              kernel: 0.1428 ms tf32 (2.54x), 0.2784 ms f32 (2.25x; auto runs it for f32 too),
+//              0.2444-0.2456 ms f32 (2.57x) with the 3xTF32 corrections as one bf16 mma.
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -20,10 +21,11 @@
 //              H100 (round 12, partial sums batched, whole-tile GEMM paths): 1.085 ms f32
 //              (1.59x), 0.648-0.657 ms tf32 (1.42-1.45x). Stage (1) also serves
 //              sm90_wgmma_fused's backward pass (gdn_backward_stages.hpp).
-// f32 mode uses 3xTF32 (f32-level accuracy on tensor cores), tf32 mode 1xTF32. Epilogues load
-// a fragment row's inputs before storing and move two adjacent pixels as one float2 (first H200
-// run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All figures:
-// docs/notes/history/gdn-rounds.md.
+// f32 mode uses 3xTF32 (f32-level accuracy on tensor cores; the resident forward kernels form its
+// two correction terms in one bf16 mma, issue 19: 0.2784 -> 0.2444 ms, 2.57x), tf32 mode 1xTF32.
+// Epilogues load a fragment row's inputs before storing and move two adjacent pixels as one float2
+// (first H200 run, serial load-use-store epilogue: tf32 forward 0.272 ms, only 1.09x composed). All
+// figures: docs/notes/history/gdn-rounds.md.
 #include <cstdint>
 
 #include "common/launch.hpp"
@@ -299,6 +301,13 @@ static_assert(gdn::kPersistSmemBytes == static_cast<long long>(kGdnPersistSmemBy
 // tf32 in the persistent kernel: the next chunk's copies after the first 8-deep k step, as 3xTF32
 // always does (issue 19, H100: 0.1514 -> 0.1428 ms; the per-tile kernel keeps round 11's choice).
 constexpr bool kPersistLateTf32 = true;
+// f32 in the resident kernels: hi*hi on TF32 and the two corrections as one bf16 mma
+// (mma_ktile's BfCorr; issue 19, H100, N = 32, C = 256, 64 x 64, two runs, one process each:
+// persistent 0.2796 / 0.2779 -> 0.2456 / 0.2444 ms = 2.57x composed, per-tile 0.2954 / 0.2941 ->
+// 0.2495 / 0.2482; smaller errors against f64 than 3xTF32's in every probe case). The persistent
+// kernel issues its copies before the first k step: a tie with Late (0.2452 / 0.2439) and no
+// spills (Late spills 28-32 bytes with BfCorr).
+constexpr bool kPersistLateF32 = false;
 
 template <class Epi>
 gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
@@ -322,16 +331,17 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
     return p.tf32
                ? launch_sized(gdn::gdn_resident_persist_kernel<false, Epi, false, kPersistLateTf32>,
                               blocks, gdn::kResThreads, smem, env, what, a, epi, n)
-               : launch_sized(gdn::gdn_resident_persist_kernel<true, Epi, true, true>, blocks,
-                              gdn::kResThreads, smem, env, what, a, epi, n);
+               : launch_sized(
+                     gdn::gdn_resident_persist_kernel<true, Epi, true, kPersistLateF32, true>,
+                     blocks, gdn::kResThreads, smem, env, what, a, epi, n);
   }
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
   // H100, N = 32, C = 256, 64 x 64); f32 (3xTF32) keeps its rounded hi parts.
   return p.tf32 ? launch_sized(gdn::gdn_resident_mix_kernel<false, Epi, false>, tiles,
                                gdn::kResThreads, smem, env, what, a, epi)
-                : launch_sized(gdn::gdn_resident_mix_kernel<true, Epi>, tiles, gdn::kResThreads,
-                               smem, env, what, a, epi);
+                : launch_sized(gdn::gdn_resident_mix_kernel<true, Epi, true, true>, tiles,
+                               gdn::kResThreads, smem, env, what, a, epi);
 }
 
 // u = gamma^T t: A(m, k) = gamma[k * C + m] (m-contiguous), B = t
