@@ -995,17 +995,17 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * (the same fused forward pass on wgmma tensor cores; H * W a multiple of 4; backward: the dx
  * and dgamma GEMMs on wgmma after `fused`'s z/t stage; in f32 mode the dgamma GEMM's 3xTF32
  * low part of t is formed in shared memory) and `sm90_onepass_fused` (backward pass only,
- * ::GPUOPT_COMPUTE_TF32, C <= 256, H * W a multiple of 4, x and dy 16-byte and dx 8-byte
- * aligned: z, t, gamma^T t and dx in one kernel per 64-pixel tile, then the wgmma dgamma GEMM;
- * it answers ::GPUOPT_ERROR_UNSUPPORTED for the forward pass and f32 mode).
+ * C <= 256, H * W a multiple of 4, x and dy 16-byte and dx 8-byte aligned: z, t, gamma^T t and
+ * dx in one kernel per 64-pixel tile, then the wgmma dgamma GEMM; it answers
+ * ::GPUOPT_ERROR_UNSUPPORTED for the forward pass).
  *
  * Arithmetic of the channel mix: ::GPUOPT_COMPUTE_TF32 rounds the GEMM operands to TF32 (about
  * 1e-3 relative error). ::GPUOPT_COMPUTE_DEFAULT and ::GPUOPT_COMPUTE_F32 give f32 accuracy:
  * `composed` runs cuBLAS SGEMM (exact f32 FMA); `fused` runs an error-compensated 3xTF32 product
  * on the tensor cores (each operand split into a TF32 high part and a TF32 residual, a*b ~=
  * hi*hi + hi*lo + lo*hi with f32 accumulation; its forward kernel with x resident in shared
- * memory, C <= 256, forms the two residual terms from bf16-rounded operands in one bf16 product,
- * as accurate), which matches the f64 reference to about 1e-6 relative, like SGEMM, at
+ * memory, C <= 256, and the one-pass backward kernel form the two residual terms from
+ * bf16-rounded operands in one bf16 product, as accurate), which matches the f64 reference to about 1e-6 relative, like SGEMM, at
  * tensor-core speed. y must not overlap x (INVALID_ARGUMENT).
  */
 GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(gpuopt_context_t ctx, gpuopt_stream_t stream,

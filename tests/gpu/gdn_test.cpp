@@ -18,8 +18,34 @@ namespace {
 using gput::GdnCase;
 using gput::GdnData;
 
+// Inputs where the roundings of 3xTF32 and of its bf16 corrections add up instead of averaging
+// out: every gamma g0 / 256, every x +-x0, beta 1e-3 (dy as GdnData drew it), with g0 and x0^2
+// chosen so the bf16 rounding of their TF32 residuals is 2^-20 of the value (the largest).
+void set_coherent_inputs(GdnData& d, const GdnCase& k) {
+  const float g0 = 1.00034046f, x0 = 1.00014448f;
+  std::vector<float> x(static_cast<std::size_t>(k.total()));
+  for (std::size_t e = 0; e < x.size(); ++e) x[e] = e % 2 ? -x0 : x0;
+  d.set_inputs(std::move(x), std::vector<float>(k.c, 1e-3f),
+               std::vector<float>(static_cast<std::size_t>(k.c) * k.c, g0 / 256));
+}
+
 class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
  protected:
+  // k's forward or backward pass on set_coherent_inputs's inputs with poisoned outputs, run by
+  // `variant` (forced by the caller); check(d) judges the result.
+  template <class Check>
+  void coherent_case(const GdnCase& k, bool backward, const char* variant, Check check) {
+    SCOPED_TRACE(k.str());
+    GdnData d(k, rng_);
+    set_coherent_inputs(d, k);
+    ASSERT_TRUE(d.prepare(ctx_));
+    d.poison();
+    ASSERT_GPUOPT_OK(backward ? d.backward(ctx_, stream_) : d.forward(ctx_, stream_));
+    sync();
+    EXPECT_EQ(last_variant(), variant);
+    check(d);
+  }
+
   // Whether the forced variant must refuse k's pass with GPUOPT_ERROR_UNSUPPORTED: the sm90
   // variant runs both passes with H * W a multiple of 4 only (TMA; x from cudaMalloc is 16-byte
   // aligned); `sm80_mma_fused` and `composed` run everything.
@@ -164,12 +190,10 @@ TEST_F(Gdn, PersistentResidentForward) {
 
 // f32 forward of sm80_mma_fused's resident kernels (the persistent one: 3 x 256 pixels; the
 // per-tile one: 130 pixels, a whole tile and a partial one), whose 3xTF32 forms its two correction
-// terms in one bf16 mma (issue 19), at inputs where roundings add up instead of averaging out:
-// every gamma g0 / 256, every x +-x0, beta 1e-3, with g0 and x0^2 chosen so the bf16 rounding of
-// their TF32 residuals is 2^-20 of the value (the largest). H100 (issue 19 probe, error against
-// f64, relative): 5.4e-8 with the bf16 corrections, 1.25e-6 with plain 3xTF32 (it drops lo*lo),
-// 5.3e-7 with SGEMM. Held to 2.5e-7 (the f32 tolerance is 1e-5), where the kernels run: C = 256
-// needs sm_90's shared memory (elsewhere the generic 3xTF32 GEMM runs this).
+// terms in one bf16 mma (issue 19), at set_coherent_inputs's inputs. H100 (issue 19 probe, error
+// against f64, relative): 5.4e-8 with the bf16 corrections, 1.25e-6 with plain 3xTF32 (it drops
+// lo*lo), 5.3e-7 with SGEMM. Held to 2.5e-7 (the f32 tolerance is 1e-5) where the kernels run
+// (C = 256 needs sm_90's shared memory; elsewhere the generic 3xTF32 GEMM runs this).
 TEST_F(Gdn, ResidentF32ForwardCoherentRoundings) {
   int dev = 0, optin = 0;
   ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
@@ -178,22 +202,10 @@ TEST_F(Gdn, ResidentF32ForwardCoherentRoundings) {
   if (!variant_available(GPUOPT_OP_GDN, "sm80_mma_fused") || optin < 230400)
     GTEST_SKIP() << "sm80_mma_fused's resident kernels do not run C = 256 here";
   force_variant(GPUOPT_OP_GDN, "sm80_mma_fused");
-  const float g0 = 1.00034046f, x0 = 1.00014448f;
   for (const GdnCase& k : {gput::gdn_case(3, 256, 16, 16, 0, GPUOPT_COMPUTE_F32),
-                           gput::gdn_case(2, 256, 10, 13, 1, GPUOPT_COMPUTE_F32)}) {
-    SCOPED_TRACE(k.str());
-    GdnData d(k, rng_);
-    std::vector<float> x(static_cast<std::size_t>(k.total()));
-    for (std::size_t e = 0; e < x.size(); ++e) x[e] = e % 2 ? -x0 : x0;
-    d.set_inputs(std::move(x), std::vector<float>(256, 1e-3f),
-                 std::vector<float>(256 * 256, g0 / 256));
-    ASSERT_TRUE(d.prepare(ctx_));
-    d.poison();
-    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
-    sync();
-    EXPECT_EQ(last_variant(), "sm80_mma_fused");
-    EXPECT_TRUE(d.check_forward(2.5e-7));
-  }
+                           gput::gdn_case(2, 256, 10, 13, 1, GPUOPT_COMPUTE_F32)})
+    coherent_case(k, false, "sm80_mma_fused",
+                  [](GdnData& d) { EXPECT_TRUE(d.check_forward(2.5e-7)); });
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 
@@ -241,6 +253,25 @@ TEST_F(Gdn, BackwardF32RunsOnePassOnSm90) {
     EXPECT_EQ(last_variant(), "sm90_onepass_fused");
     EXPECT_TRUE(d.check_backward());
   }
+}
+
+// sm90_onepass_fused's f32 backward pass with 3xTF32's two corrections as one bf16 wgmma per k
+// step (GEMM 1: x2_lo g + x2_hi g_lo, GEMM 2: t_lo g + t_hi g_lo), at set_coherent_inputs's
+// inputs (dy random).
+// H100 (issue 19 probe, normwise error of dx against f64): 2.9e-7 / 3.0e-7 with the bf16
+// corrections, 1.76e-6 / 1.07e-6 with plain 3xTF32 (4 x 256 x 32 x 32 / 2 x 200 x 12 x 14
+// inverse). dx held to 1.2e-6 of its scale, everything to the f32 tolerance.
+TEST_F(Gdn, OnePassF32BackwardCoherentRoundings) {
+  if (!available("sm90_onepass_fused")) GTEST_SKIP() << "sm90_onepass_fused needs sm_90a";
+  force_variant(GPUOPT_OP_GDN, "sm90_onepass_fused");
+  for (const GdnCase& k : {gput::gdn_case(4, 256, 32, 32, 0, GPUOPT_COMPUTE_F32),
+                           gput::gdn_case(2, 200, 12, 14, 1, GPUOPT_COMPUTE_F32)})
+    coherent_case(k, true, "sm90_onepass_fused", [&k](GdnData& d) {
+      EXPECT_TRUE(d.check_backward());
+      const gput::GdnReference& r = d.reference();
+      EXPECT_TRUE(gput::gdn_compare("dx", d.dx(), k.total(), r.dx, r.dx_scale, 1.2e-6));
+    });
+  force_variant(GPUOPT_OP_GDN, "auto");
 }
 
 // The analytic gradient against central differences of L = sum dy * y (f64 forward), tiny case.

@@ -129,36 +129,47 @@ struct WgmmaTf32 {
 #undef GPUOPT_WGMMA_SS_ASM
 
 // The asm of an mma with A from registers a[0..3] (and B's descriptor db; scale_d == 0
-// overwrites D): INSTR the instruction with its accumulator list, DD the accumulators'
-// constraints, PRED the operand number of scale_d, ARGS the operands after the accumulators.
-#define GPUOPT_WGMMA_RS_ASM(INSTR, DD, PRED, ARGS)                                   \
+// overwrites D): INSTR the instruction with its accumulator list, PRED the operand number of
+// scale_d, ARGS the operands after the accumulators, the variadic part the accumulators'
+// constraints.
+#define GPUOPT_WGMMA_RS_ASM(INSTR, PRED, ARGS, ...)                                  \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " PRED ", 0;\n" INSTR ARGS ";\n}\n" \
-               : DD                                                                  \
+               : __VA_ARGS__                                                         \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d))
+
+// One RS member function: D (NACC accumulators per thread) of instruction SHAPE_TYPES
+// ("m64nNkK.f32.A.B") with accumulator list REGS; PRED, ARGS and the accumulators' constraints
+// (the variadic part) as for GPUOPT_WGMMA_RS_ASM.
+#define GPUOPT_WGMMA_RS_FN(NACC, SHAPE_TYPES, REGS, PRED, ARGS, ...)                      \
+  static __device__ __forceinline__ void mma(float(&d)[NACC], const std::uint32_t* a,     \
+                                             std::uint64_t db, std::uint32_t scale_d) {   \
+    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned." SHAPE_TYPES " " REGS, PRED, ARGS, \
+                        __VA_ARGS__);                                                     \
+  }
 
 // D(64xN, f32) (+)= A(64x8) * B(8xN), N = 64 / 128 / 256, tf32, A from registers (the RS form: any
 // layout in shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of
 // warp w of the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must
 // hold their values until wgmma.wait_group reports the group complete.
 struct WgmmaTf32Rs {
-  // D(64x64) variant: 32 accumulators per thread.
-  static __device__ __forceinline__ void mma(float (&d)[32], const std::uint32_t* a,
-                                             std::uint64_t db, std::uint32_t scale_d) {
-    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " GPUOPT_WG_REGS32,
-                        GPUOPT_WG_D32, "%37", ", {%32, %33, %34, %35}, %36, p, 1, 1");
-  }
-  // D(64x128) variant: 64 accumulators per thread.
-  static __device__ __forceinline__ void mma(float (&d)[64], const std::uint32_t* a,
-                                             std::uint64_t db, std::uint32_t scale_d) {
-    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " GPUOPT_WG_REGS64,
-                        GPUOPT_WG_D64, "%69", ", {%64, %65, %66, %67}, %68, p, 1, 1");
-  }
-  static __device__ __forceinline__ void mma(float (&d)[128], const std::uint32_t* a,
-                                             std::uint64_t db, std::uint32_t scale_d) {
-    GPUOPT_WGMMA_RS_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " GPUOPT_WG_REGS128,
-                        GPUOPT_WG_D128, "%133", ", {%128, %129, %130, %131}, %132, p, 1, 1");
-  }
+  GPUOPT_WGMMA_RS_FN(32, "m64n64k8.f32.tf32.tf32", GPUOPT_WG_REGS32, "%37",
+                     ", {%32, %33, %34, %35}, %36, p, 1, 1", GPUOPT_WG_D32)
+  GPUOPT_WGMMA_RS_FN(64, "m64n128k8.f32.tf32.tf32", GPUOPT_WG_REGS64, "%69",
+                     ", {%64, %65, %66, %67}, %68, p, 1, 1", GPUOPT_WG_D64)
+  GPUOPT_WGMMA_RS_FN(128, "m64n256k8.f32.tf32.tf32", GPUOPT_WG_REGS128, "%133",
+                     ", {%128, %129, %130, %131}, %132, p, 1, 1", GPUOPT_WG_D128)
 };
+// D(64xN, f32) (+)= A(64x16) * B(16xN), N = 64 / 128, bf16, A from registers, B K-major from
+// shared memory (imm-trans-b 0). a[0..3] hold bf16 pairs (low half the even k) for lane l of warp
+// w: A(16w + l/4 (+8 for a1, a3), 2 (l%4) + {0, 1} (+8 for a2, a3)) -- the k of WgmmaTf32Rs's
+// element times two, so a TF32 fragment's element becomes a pair in the same register.
+struct WgmmaBf16Rs {
+  GPUOPT_WGMMA_RS_FN(32, "m64n64k16.f32.bf16.bf16", GPUOPT_WG_REGS32, "%37",
+                     ", {%32, %33, %34, %35}, %36, p, 1, 1, 0", GPUOPT_WG_D32)
+  GPUOPT_WGMMA_RS_FN(64, "m64n128k16.f32.bf16.bf16", GPUOPT_WG_REGS64, "%69",
+                     ", {%64, %65, %66, %67}, %68, p, 1, 1, 0", GPUOPT_WG_D64)
+};
+#undef GPUOPT_WGMMA_RS_FN
 #undef GPUOPT_WGMMA_RS_ASM
 
 // Keeps register operands of an in-flight wgmma in place (see WgmmaTf32Rs).

@@ -24,6 +24,10 @@ gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env)
 // row pitch in floats; *st: the launch's status.
 std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
                              gpuopt_status_t* st);
+// The same with f32's middle part as bf16 pairs (gamma, gamma - hi) in each float (tf32: as
+// above): sm90_onepass_fused's B operand of 3xTF32's two corrections as one bf16 wgmma.
+std::int64_t gdn_split_gamma_pairs(const GdnProblem& p, bool transposed, float* out,
+                                   const ExecEnv& env, gpuopt_status_t* st);
 
 // The dgamma split-K GEMM on wgmma (from t in the workspace; `sm80_mma_fused`'s mma.sync stage
 // where the driver refuses a tensor map), then the fixed-order sums of dgamma and dbeta: stage (3)

@@ -119,13 +119,15 @@ constexpr Variant<GdnProblem> kTable[] = {
         .launch(launch_nonempty<gdn_launch_sm90_wgmma_fused>),
     // The backward pass on sm_90 (C <= 256): above sm90_wgmma_fused (H100, N = 32, C = 256,
     // 64 x 64; docs/notes/history/gdn-rounds.md): tf32 round 13, 0.455 vs 0.622 ms; f32 round 15,
-    // 0.708 vs 0.833 ms (two runs, interleaved with composed at 1.74 ms).
+    // 0.708 vs 0.833 ms (two runs, interleaved with composed at 1.74 ms); round 18 (corrections
+    // as one bf16 wgmma): 0.671 ms = 2.58x composed.
     Row("sm90_onepass_fused",
         "the backward pass (C <= 256) in one persistent TMA + wgmma kernel per 64-pixel tile: "
         "z = gamma x^2 (x^2 the register operand), t = dy x ds/dz and dx0 = dy s in the epilogue, "
         "t over x in shared memory as the operand of u = gamma^T t, dx = dx0 + 2 x u; x and dy by "
         "TMA into two alternating slots, gamma through a ring kept in L2 (evict-last); f32 as "
-        "3xTF32 (x^2 and t's low TF32 parts formed in registers, gamma hi and lo fills); t "
+        "3xTF32 with its two corrections as one bf16 wgmma (x^2 and t as (lo, hi) bf16 pairs in "
+        "registers, gamma hi and (g, g_lo) bf16-pair fills); t "
         "written once, then sm90_wgmma_fused's dgamma GEMM",
         kF32)
         .exact_sm(90)

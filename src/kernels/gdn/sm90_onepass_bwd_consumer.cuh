@@ -32,6 +32,17 @@ __device__ __forceinline__ float dbeta_tile(std::uint32_t sx, int k) {
   return (s4[0] + s4[1]) + (s4[2] + s4[3]);
 }
 
+// The bf16 pairs (v - trunc(v), trunc(v)) (low half first) of four raw floats: the register
+// operand of 3xTF32's two corrections as one bf16 wgmma, for the TF32 product of trunc(v) (the
+// tensor cores' truncation of a shared f32 operand).
+__device__ __forceinline__ uint4 bf16_correction_pairs(uint4 v) {
+  auto pair = [](std::uint32_t u) {
+    const float h = __uint_as_float(u & 0xffffe000u);
+    return sm80::pack_bf16x2(__uint_as_float(u) - h, h);
+  };
+  return make_uint4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
+}
+
 // dx0 of a GEMM 2 half back from L2 (dx0[j]: channel c0 + 8 (j / 2) + j % 2 at pixels pix,
 // pix + 1), loaded before the half's GEMM so it arrives under it.
 __device__ __forceinline__ void load_dx0(float2 (&dx0)[16], const Params& p, int c0, bool valid,
@@ -47,16 +58,19 @@ __device__ __forceinline__ void load_dx0(float2 (&dx0)[16], const Params& p, int
 
 // GEMM 1 of a tile for consumer cw: d = z - beta = x^2 gamma^T over kbn k blocks of 32 channels
 // (this consumer's fill of each pair; x from the slot at sx, register-operand offsets off_a0,
-// off_a1). f32 (3xTF32): x^2 split into TF32 hi (a) and lo parts in registers; the gamma hi
-// fill serves x2_lo g_hi + x2_hi g_hi, the lo fill x2_hi g_lo.
+// off_a1). f32 (3xTF32 with its two corrections as one bf16 wgmma): x^2 split in registers
+// into TF32 hi (a) and the bf16 pairs (x2 - hi, hi) (lo); the gamma pair fill (g, g_lo) serves
+// x2_lo g + x2_hi g_lo (m64n128k16: k 2j, 2j + 1 are the TF32 k j's two terms), the hi fill
+// x2_hi g_hi.
 template <bool kF32, class Mainloop>
 __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std::uint32_t sx,
                                       std::uint32_t off_a0, std::uint32_t off_a1,
                                       std::uint32_t ring_base, int kbn) {
   using namespace sm90;
   constexpr int kP = kParts<kF32>;
-  // (lo is free again when a k block starts: its last reader, the hi fill's group of the
-  // previous k block, retired at that block's second retire; a is read until the first)
+  // (lo is free again when a k block starts: its reader, the pair fill's group of the previous
+  // k block, retired at that block's second retire; a, read by the hi fill's group, is double-
+  // buffered)
   std::uint32_t a0[16], a1[16], lo[kF32 ? 16 : 1];
   ml.begin_unit();
   auto fence = [&] { fence_operands(d); };
@@ -72,7 +86,7 @@ __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std:
     for (int e = 0; e < 16; ++e) {
       const float v = __uint_as_float(a[e]);
       if constexpr (kF32)
-        gdn::split<true>(v * v, a[e], lo[e]);
+        gdn::split_parts<true, true, true, true>(v * v, a[e], lo[e]);
       else
         a[e] = __float_as_uint(v * v);
     }
@@ -81,9 +95,8 @@ __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std:
 #pragma unroll
       for (int s = 0; s < 4; ++s) {
         if constexpr (kF32) {
-          WgmmaTf32Rs::mma(d, &lo[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
+          WgmmaBf16Rs::mma(d, &lo[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
                            (kb | s) != 0 ? 1u : 0u);
-          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024), 1u);
         } else {
           WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sb + 32 * s, 16, 1024), (kb | s) != 0 ? 1u : 0u);
         }
@@ -132,10 +145,11 @@ __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw,
   auto fence_u = [&] { fence_operands(u); };
   ml.begin_unit();
   if constexpr (kF32) {
-    // 3xTF32: t_lo = t - trunc(t) as the register operand (rows row0, row0 + 8) against
-    // the gamma^T hi fill, t (truncated by the tensor cores) against the hi and lo fills.
-    // One tl serves every k block: its group (the hi fill's) retires at the block's second
-    // retire, before the next block loads tl.
+    // 3xTF32, its two corrections as one bf16 wgmma: the bf16 pairs (t - trunc(t), trunc(t))
+    // as the register operand (rows row0, row0 + 8) against the gamma^T pair fill (g, g_lo);
+    // t (truncated by the tensor cores) against the hi fill. One tl serves every k block: its
+    // group (the pair fill's) retires at the block's second retire, before the next block loads
+    // tl.
     std::uint32_t tl[16];
     for (int kb = 0; kb < kbn; ++kb) {
       int stage = ml.wait();
@@ -144,7 +158,7 @@ __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw,
 #pragma unroll
       for (int s = 0; s < 4; ++s) {
         const int k = 32 * kb + 8 * s + q;
-        const uint4 lo = tf32_low_parts(
+        const uint4 lo = bf16_correction_pairs(
             make_uint4(lds32(sx + t_offset(row0, k)), lds32(sx + t_offset(row0 + 8, k)),
                        lds32(sx + t_offset(row0, k + 4)), lds32(sx + t_offset(row0 + 8, k + 4))));
         tl[4 * s] = lo.x;
@@ -155,10 +169,8 @@ __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw,
       wgmma_group(fence_u, [&] {
 #pragma unroll
         for (int s = 0; s < 4; ++s) {
-          WgmmaTf32Rs::mma(u, &tl[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
+          WgmmaBf16Rs::mma(u, &tl[4 * s], gmma_desc(sb + 32 * s, 16, 1024),
                            (kb | s) != 0 ? 1u : 0u);
-          WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
-                               gmma_desc(sb + 32 * s, 16, 1024), 1u);
         }
       });
       ml.retire_previous(2 * kb, fence_u);

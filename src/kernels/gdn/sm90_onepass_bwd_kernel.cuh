@@ -8,11 +8,13 @@
 // 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
 // every version's figure in docs/notes/history/gdn-rounds.md, round 13.
 // f32 mode (kF32, round 15) is 3xTF32 without more shared memory: GEMM 1 splits x^2 into TF32 hi
-// and lo parts in registers; GEMM 2 forms t_lo = t - trunc(t) in registers from the slot (the
-// register operand of an m64n64k8 wgmma) while t itself stays the shared operand; the gamma
-// stream carries a hi and a lo fill per k block (twice the fills, 1 MiB per tile). Products per
-// k step: x2_lo g_hi + x2_hi g_hi, x2_hi g_lo; t_lo g_hi + t g_hi, t g_lo. H100, f32 backward
-// pass: this kernel 538 us, the pass 0.708 ms = 2.46x composed (three-stage: 0.833 ms).
+// and lo parts in registers; GEMM 2 forms t_lo = t - trunc(t) in registers from the slot while t
+// itself stays the shared operand; the gamma stream carries a bf16-pair fill (g, g_lo) and a hi
+// fill per k block (twice the fills, 1 MiB per tile). The two corrections are ONE bf16 wgmma
+// (round 18): the register operand holds the pairs (lo, hi) of x^2 (GEMM 1) or t (GEMM 2), so
+// k 2j, 2j + 1 of an m64nNk16 are TF32 k j's lo * g and hi * g_lo. Products per k step:
+// (x2_lo, x2_hi) (g, g_lo), x2_hi g_hi; (t_lo, t_hi) (g, g_lo), t g_hi. H100, f32 backward pass:
+// this kernel 506 us (532 with three TF32 products), the pass 0.671 ms = 2.58x composed.
 //
 // Block: 384 threads, one CTA per SM, persistent, clusters of kCluster CTAs (1 as built: the
 // multicast's lock-step cost more than the L2 reads it saved).

@@ -36,7 +36,7 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
   constexpr int kShare = 128 / kCluster;  // rows of a fill this CTA loads and multicasts
   const int rank = cp.rank, cluster = cp.cluster, clusters = cp.clusters;
   const int kbn = p.kblocks;
-  constexpr int kP = kParts<kF32>;  // gamma parts per k block (f32: hi, lo)
+  constexpr int kP = kParts<kF32>;  // gamma parts per k block (f32: bf16 pairs, hi)
   const int fills = 4 * kP * kbn;   // ring fills per tile
   tma_prefetch_desc(maps.x);
   tma_prefetch_desc(maps.dy);

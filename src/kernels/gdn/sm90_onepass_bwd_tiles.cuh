@@ -70,7 +70,8 @@ __device__ __forceinline__ std::uint32_t t_offset(int row, int k) {
 #endif
 
 // The ring's fills of one tile, in order (kb = k block, 0 .. kblocks - 1; part e of kP gamma
-// parts: tf32 kP = 1, gamma rounded to TF32; f32 kP = 2, e = 0 its TF32 hi part, 1 its lo part):
+// parts: tf32 kP = 1, gamma rounded to TF32; f32 kP = 2, e = 0 its bf16 pairs (gamma, lo) for
+// the corrections' bf16 wgmma, 1 its TF32 hi part):
 //   GEMM 1, fill 2 (kP kb + e) + w: gamma rows 128 w .. 128 w + 127 (consumer w's), k block kb,
 //     part e;
 //   GEMM 2, fill 2 kP kblocks + kP (h kblocks + kb) + e: gamma^T rows 64 h .. 64 h + 63 (consumer
@@ -78,10 +79,11 @@ __device__ __forceinline__ std::uint32_t t_offset(int row, int k) {
 template <bool kF32>
 constexpr int kParts = kF32 ? 2 : 1;
 // Column of part e of k block kb in the gamma operands: tf32 one TF32 copy per k block (or the
-// caller's gamma); f32 gdn_split_gamma's [hi | lo | hi] per k block, of which hi and lo are read.
+// caller's gamma); f32 gdn_split_gamma_pairs's [hi | pair | hi] per k block, of which the pair
+// (e = 0) and the second hi (e = 1) are read.
 template <bool kF32>
 __host__ __device__ constexpr int gamma_col(int kb, int e) {
-  return kF32 ? (3 * kb + e) * 32 : kb * 32;
+  return kF32 ? (3 * kb + 1 + e) * 32 : kb * 32;
 }
 
 }  // namespace gdn_onepass

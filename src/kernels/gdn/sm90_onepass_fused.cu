@@ -1,9 +1,9 @@
 // gdn sm90_onepass_fused (sm_90a, backward pass, tf32 and f32): the one-pass kernel
-// (sm90_onepass_bwd_kernel.cuh: z, t, u and dx per 64-pixel tile, t written once; f32 as 3xTF32),
-// then the dgamma split-K GEMM on wgmma and the fixed-order sums of dgamma and dbeta
-// (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass stays with
-// sm90_wgmma_fused: this variant refuses it. Figures: docs/notes/history/gdn-rounds.md (rounds 13
-// and 14).
+// (sm90_onepass_bwd_kernel.cuh: z, t, u and dx per 64-pixel tile, t written once; f32 as 3xTF32,
+// its corrections one bf16 wgmma), then the dgamma split-K GEMM on wgmma and the fixed-order sums
+// of dgamma and dbeta (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass
+// stays with sm90_wgmma_fused: this variant refuses it. Figures: docs/notes/history/gdn-rounds.md
+// (rounds 13 and 14).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -86,16 +86,16 @@ gpuopt_status_t gdn_launch_sm90_onepass_fused(const GdnProblem& p, const ExecEnv
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   // gamma^T (GEMM 2's B, rows c), and gamma itself (GEMM 1's B) unless TMA can read the
   // caller's (tf32 only): both in the split-gamma piece, one TF32 part each in tf32 mode, the
-  // [hi | lo | hi] parts per k block in f32 mode (the kernel reads hi and lo).
+  // [hi | pair | hi] parts per k block in f32 mode (the kernel reads the bf16 pairs and hi).
   float* gt = gdn_ws_floats(p, l.gsplit);
   gpuopt_status_t st = GPUOPT_SUCCESS;
-  const std::int64_t pitch_t = gdn_split_gamma(p, true, gt, env, &st);
+  const std::int64_t pitch_t = gdn_split_gamma_pairs(p, true, gt, env, &st);
   GPUOPT_TRY(st);
   const float* g = p.gamma;
   std::int64_t pitch_g = p.c;
   if (!gdn_sm90::gamma_direct(p)) {
     float* split = gt + pitch_t * p.c;
-    pitch_g = gdn_split_gamma(p, false, split, env, &st);
+    pitch_g = gdn_split_gamma_pairs(p, false, split, env, &st);
     GPUOPT_TRY(st);
     g = split;
   }

@@ -19,6 +19,8 @@
 // H200, N = 32, C = 256, 64 x 64: L2 re-read (run 8, 049fb40): f32 0.304 ms (1.95x composed),
 // tf32 0.227 ms; resident x (run 9, eb4ff89): f32 0.283 ms (2.10x composed; `fused` 0.349),
 // tf32 0.1955 ms (`fused` 0.1939 stays the tf32 path). docs/notes/history/gdn-rounds.md.
+#include <cuda_bf16.h>
+
 #include <cstdint>
 
 #include "common/launch.hpp"
@@ -95,8 +97,10 @@ using gdn_sm90::tf32_bits;
 
 // out (C rows of parts * cp floats): per 32-deep k block of row i, `parts` copies of the block
 // of gamma's row i (transposed: gamma's column i) as TF32: 1 part: the rounded value; 3 parts:
-// [hi, lo, hi] with hi + lo ~ gamma to f32 accuracy. Zero beyond column C (the padded k).
-__global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int parts,
+// [hi, lo, hi] with hi + lo ~ gamma to f32 accuracy, or with `pairs` [hi, pair, hi] where each
+// pair float holds the bf16 pair (gamma, gamma - hi) (low half first: a bf16 wgmma's k 2j, 2j + 1;
+// sm90_onepass_fused's corrections). Zero beyond column C (the padded k).
+__global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int parts, bool pairs,
                                        bool transposed, float* out) {
   const long long pitch = static_cast<long long>(parts) * cp;
   const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -109,7 +113,16 @@ __global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int pa
       transposed ? static_cast<long long>(j) * c + i : static_cast<long long>(i) * c + j;
   const float g = j < c ? gamma[at] : 0.f;
   const std::uint32_t hi = tf32_bits(g);
-  out[e] = __uint_as_float(part == 1 ? tf32_bits(g - __uint_as_float(hi)) : hi);
+  const float rest = g - __uint_as_float(hi);
+  std::uint32_t v = hi;
+  if (part == 1 && pairs) {
+    const __nv_bfloat162 b = __floats2bfloat162_rn(g, rest);
+    v = static_cast<std::uint32_t>(__bfloat16_as_ushort(b.x)) |
+        (static_cast<std::uint32_t>(__bfloat16_as_ushort(b.y)) << 16);
+  } else if (part == 1) {
+    v = tf32_bits(rest);
+  }
+  out[e] = __uint_as_float(v);
 }
 
 template <bool kSplit3, bool kResident>
@@ -133,17 +146,31 @@ const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev)
   return nullptr;
 }
 
-std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
-                             gpuopt_status_t* st) {
+namespace {
+
+std::int64_t split_gamma(const GdnProblem& p, bool transposed, bool pairs, float* out,
+                         const ExecEnv& env, gpuopt_status_t* st) {
   const int parts = p.tf32 ? 1 : 3;
   const std::int64_t cp = (p.c + kKBlock - 1) / kKBlock * kKBlock;
   const std::int64_t pitch = parts * cp;
   const long long count = pitch * p.c;
   gdn_split_gamma_kernel<<<static_cast<unsigned>((count + 255) / 256), 256, 0, env.stream>>>(
-      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, transposed, out);
+      p.gamma, static_cast<int>(p.c), static_cast<int>(cp), parts, pairs, transposed, out);
   *st = check_launch(env.fn, transposed ? "gdn sm90_wgmma_fused transposed gamma split kernel"
                                         : "gdn sm90_wgmma_fused gamma split kernel");
   return pitch;
+}
+
+}  // namespace
+
+std::int64_t gdn_split_gamma(const GdnProblem& p, bool transposed, float* out, const ExecEnv& env,
+                             gpuopt_status_t* st) {
+  return split_gamma(p, transposed, false, out, env, st);
+}
+
+std::int64_t gdn_split_gamma_pairs(const GdnProblem& p, bool transposed, float* out,
+                                   const ExecEnv& env, gpuopt_status_t* st) {
+  return split_gamma(p, transposed, true, out, env, st);
 }
 
 gpuopt_status_t gdn_launch_sm90_wgmma_fused(const GdnProblem& p, const ExecEnv& env) {
