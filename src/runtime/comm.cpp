@@ -49,11 +49,10 @@ gpuopt_status_t comm_close(const char* fn, Comm* comm, bool abort) {
   comm->ctx->live_objects.fetch_sub(1);
   const NcclApi& api = *comm->api;
   NcclResult r = kNcclSuccess;
-  // The communicator is destroyed even where its device cannot be made current (NCCL switches
-  // to its own device); that failure is then the status, its message recorded by make_current.
-  gpuopt_status_t current = GPUOPT_SUCCESS;
   if (comm->nccl) {
-    current = make_current(fn, *comm->ctx);
+    int cur = -1;
+    if (cudaGetDevice(&cur) != cudaSuccess || cur != comm->ctx->device)
+      cudaSetDevice(comm->ctx->device);
     r = abort ? api.CommAbort(comm->nccl) : api.CommDestroy(comm->nccl);
   }
   if (comm->check_device) cudaFree(comm->check_device);
@@ -62,7 +61,7 @@ gpuopt_status_t comm_close(const char* fn, Comm* comm, bool abort) {
   delete comm;
   if (r != kNcclSuccess)
     return fail_nccl(api, r, nullptr, fn, abort ? "ncclCommAbort" : "ncclCommDestroy");
-  return current;
+  return GPUOPT_SUCCESS;
 }
 
 }  // namespace gpuopt
