@@ -31,6 +31,12 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&c)[4], const std::uint
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// v rounded to nearest TF32 (ties away from zero) with the 13 bits below TF32 cleared: the exact
+// high part of a 3xTF32 split (v - hi is then exact in f32).
+__device__ __forceinline__ std::uint32_t tf32_rna_bits(float v) {
+  return (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
+}
+
 // Two f32 values rounded to nearest bf16 in one register: lo in the low half (the lower k index of
 // an mma fragment pair), hi in the high half (sm_80+).
 __device__ __forceinline__ std::uint32_t pack_bf16x2(float lo, float hi) {

@@ -133,12 +133,11 @@ struct TileLoader {
 template <bool Split3, bool Round = true>
 __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
   static_assert(Round || !Split3, "3xTF32 needs the rounded hi part");
-  const unsigned r = __float_as_uint(v) + (Round ? 0x1000u : 0u);
   if (Split3) {
-    hi = r & 0xffffe000u;
+    hi = sm80::tf32_rna_bits(v);
     lo = __float_as_uint(v - __uint_as_float(hi)) + 0x1000u;
   } else {
-    hi = r;
+    hi = __float_as_uint(v) + (Round ? 0x1000u : 0u);
     lo = 0u;
   }
 }
@@ -151,7 +150,7 @@ __device__ __forceinline__ void split(float v, unsigned& hi, unsigned& lo) {
 template <bool Split3, bool Round, bool BfCorr, bool IsA>
 __device__ __forceinline__ void split_parts(float v, unsigned& hi, unsigned& lo) {
   if constexpr (BfCorr) {
-    hi = (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
+    hi = sm80::tf32_rna_bits(v);
     const float h = __uint_as_float(hi), r = v - h;
     lo = IsA ? sm80::pack_bf16x2(r, h) : sm80::pack_bf16x2(v, r);
   } else {

@@ -19,10 +19,9 @@
 // H200, N = 32, C = 256, 64 x 64: L2 re-read (run 8, 049fb40): f32 0.304 ms (1.95x composed),
 // tf32 0.227 ms; resident x (run 9, eb4ff89): f32 0.283 ms (2.10x composed; `fused` 0.349),
 // tf32 0.1955 ms (`fused` 0.1939 stays the tf32 path). docs/notes/history/gdn-rounds.md.
-#include <cuda_bf16.h>
-
 #include <cstdint>
 
+#include "arch/sm80/mma_sync.cuh"
 #include "common/launch.hpp"
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/gdn/gdn_backward_stages.hpp"
@@ -34,11 +33,6 @@
 namespace gpuopt {
 // (a named namespace: the hook's constants are used only by the sm_90a device pass)
 namespace gdn_sm90 {
-
-// v rounded to nearest TF32 (ties away), low 13 bits cleared.
-__device__ __forceinline__ std::uint32_t tf32_bits(float v) {
-  return (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
-}
 
 // The forward pass's hooks (the Hook contract: kernels/gemm/sm90_tma_wgmma_hook.cuh). kSplit3:
 // 3xTF32 (f32 mode). kResident (C <= 256): the resident-P schedule: the x tile (128 pixels x C)
@@ -66,8 +60,8 @@ struct GdnForwardHook {
     for (int i = 0; i < 16; ++i) {
       const float v = __uint_as_float(a[i]);
       const float sq = v * v;
-      const std::uint32_t hi = tf32_bits(sq);
-      a[i] = lo ? tf32_bits(sq - __uint_as_float(hi)) : hi;
+      const std::uint32_t hi = sm80::tf32_rna_bits(sq);
+      a[i] = lo ? sm80::tf32_rna_bits(sq - __uint_as_float(hi)) : hi;
     }
   }
   // x at pixels r, r + 1 of channel col, read before the group's stores (beta: an L1 hit).
@@ -93,7 +87,7 @@ namespace {
 
 using gdn_sm90::GdnForwardHook;
 using gdn_sm90::kKBlock;
-using gdn_sm90::tf32_bits;
+using sm80::tf32_rna_bits;
 
 // out (C rows of parts * cp floats): per 32-deep k block of row i, `parts` copies of the block
 // of gamma's row i (transposed: gamma's column i) as TF32: 1 part: the rounded value; 3 parts:
@@ -112,15 +106,13 @@ __global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int pa
   const long long at =
       transposed ? static_cast<long long>(j) * c + i : static_cast<long long>(i) * c + j;
   const float g = j < c ? gamma[at] : 0.f;
-  const std::uint32_t hi = tf32_bits(g);
+  const std::uint32_t hi = tf32_rna_bits(g);
   const float rest = g - __uint_as_float(hi);
   std::uint32_t v = hi;
   if (part == 1 && pairs) {
-    const __nv_bfloat162 b = __floats2bfloat162_rn(g, rest);
-    v = static_cast<std::uint32_t>(__bfloat16_as_ushort(b.x)) |
-        (static_cast<std::uint32_t>(__bfloat16_as_ushort(b.y)) << 16);
+    v = sm80::pack_bf16x2(g, rest);
   } else if (part == 1) {
-    v = tf32_bits(rest);
+    v = tf32_rna_bits(rest);
   }
   out[e] = __uint_as_float(v);
 }
