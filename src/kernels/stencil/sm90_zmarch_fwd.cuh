@@ -314,9 +314,8 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
         GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::TX, Shape::ROWS, smem, env,
                                                &maps.tile));
         maps.halo = maps.mid = maps.tile;
-        if (!stencil::encode_plane_map(&maps.side, p, Shape::HX, Shape::ROWS))
-          return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                      "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+        GPUOPT_TRY(
+            stencil::encode_plane_map_or_fail(what, p, Shape::HX, Shape::ROWS, env, &maps.side));
       } else if constexpr (CY == 1) {
         GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, Shape::ROWS, smem, env,
                                                &maps.tile));
@@ -325,10 +324,9 @@ gpuopt_status_t launch_typed(const StencilProblem& p, const ExecEnv& env, const 
         GPUOPT_TRY(stencil::prepare_tma_launch(what, kernel, p, Shape::COLS, 2 * R, smem, env,
                                                &maps.halo));
         maps.tile = maps.mid = maps.side = maps.halo;
-        if (Shape::TY > 2 * R &&
-            !stencil::encode_plane_map(&maps.mid, p, Shape::COLS, Shape::TY - 2 * R))
-          return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
-                      "%s: cuTensorMapEncodeTiled rejected the input's layout", what);
+        if (Shape::TY > 2 * R)
+          GPUOPT_TRY(stencil::encode_plane_map_or_fail(what, p, Shape::COLS, Shape::TY - 2 * R, env,
+                                                       &maps.mid));
       }
       const stencil::ZmarchPlan plan =
           Cfg::kParams.chunk_planes > 0
