@@ -31,13 +31,15 @@ void set_coherent_inputs(GdnData& d, const GdnCase& k) {
 
 class Gdn : public gput::OpTest<GPUOPT_OP_GDN> {
  protected:
-  // k's forward or backward pass on set_coherent_inputs's inputs with poisoned outputs, run by
-  // `variant` (forced by the caller); check(d) judges the result.
+  // k's forward or backward pass with poisoned outputs (on set_coherent_inputs's inputs when
+  // `coherent`, else GdnData's random ones), which `variant` must run (forced by the caller or
+  // auto's pick); check(d) judges the result.
   template <class Check>
-  void coherent_case(const GdnCase& k, bool backward, const char* variant, Check check) {
+  void pass_case(const GdnCase& k, bool backward, const char* variant, Check check,
+                 bool coherent = false) {
     SCOPED_TRACE(k.str());
     GdnData d(k, rng_);
-    set_coherent_inputs(d, k);
+    if (coherent) set_coherent_inputs(d, k);
     ASSERT_TRUE(d.prepare(ctx_));
     d.poison();
     ASSERT_GPUOPT_OK(backward ? d.backward(ctx_, stream_) : d.forward(ctx_, stream_));
@@ -174,17 +176,9 @@ TEST_F(Gdn, PersistentResidentForward) {
   if (!variant_available(GPUOPT_OP_GDN, "sm80_mma_fused"))
     GTEST_SKIP() << "sm80_mma_fused is not available on this device";
   force_variant(GPUOPT_OP_GDN, "sm80_mma_fused");
-  for (gpuopt_compute_t mode : kModes) {
-    const GdnCase k = gput::gdn_case(2, 256, 70, 128, mode == GPUOPT_COMPUTE_TF32, mode);
-    SCOPED_TRACE(k.str());
-    GdnData d(k, rng_);
-    ASSERT_TRUE(d.prepare(ctx_));
-    d.poison();
-    ASSERT_GPUOPT_OK(d.forward(ctx_, stream_));
-    sync();
-    EXPECT_EQ(last_variant(), "sm80_mma_fused");
-    EXPECT_TRUE(d.check_forward());
-  }
+  for (gpuopt_compute_t mode : kModes)
+    pass_case(gput::gdn_case(2, 256, 70, 128, mode == GPUOPT_COMPUTE_TF32, mode), false,
+              "sm80_mma_fused", [](GdnData& d) { EXPECT_TRUE(d.check_forward()); });
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 
@@ -204,8 +198,9 @@ TEST_F(Gdn, ResidentF32ForwardCoherentRoundings) {
   force_variant(GPUOPT_OP_GDN, "sm80_mma_fused");
   for (const GdnCase& k : {gput::gdn_case(3, 256, 16, 16, 0, GPUOPT_COMPUTE_F32),
                            gput::gdn_case(2, 256, 10, 13, 1, GPUOPT_COMPUTE_F32)})
-    coherent_case(k, false, "sm80_mma_fused",
-                  [](GdnData& d) { EXPECT_TRUE(d.check_forward(2.5e-7)); });
+    pass_case(
+        k, false, "sm80_mma_fused", [](GdnData& d) { EXPECT_TRUE(d.check_forward(2.5e-7)); },
+        /*coherent=*/true);
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 
@@ -243,16 +238,8 @@ TEST_F(Gdn, DefaultComputeIsF32AndAutoRuns) {
 TEST_F(Gdn, BackwardF32RunsOnePassOnSm90) {
   if (!available("sm90_onepass_fused")) GTEST_SKIP() << "sm90_onepass_fused needs sm_90a";
   for (const GdnCase& k : {gput::gdn_case(3, 256, 80, 72, 0, GPUOPT_COMPUTE_F32),
-                           gput::gdn_case(2, 200, 36, 20, 1, GPUOPT_COMPUTE_F32)}) {
-    SCOPED_TRACE(k.str());
-    GdnData d(k, rng_);
-    ASSERT_TRUE(d.prepare(ctx_));
-    d.poison();
-    ASSERT_GPUOPT_OK(d.backward(ctx_, stream_));
-    sync();
-    EXPECT_EQ(last_variant(), "sm90_onepass_fused");
-    EXPECT_TRUE(d.check_backward());
-  }
+                           gput::gdn_case(2, 200, 36, 20, 1, GPUOPT_COMPUTE_F32)})
+    pass_case(k, true, "sm90_onepass_fused", [](GdnData& d) { EXPECT_TRUE(d.check_backward()); });
 }
 
 // sm90_onepass_fused's f32 backward pass with 3xTF32's two corrections as one bf16 wgmma per k
@@ -266,11 +253,14 @@ TEST_F(Gdn, OnePassF32BackwardCoherentRoundings) {
   force_variant(GPUOPT_OP_GDN, "sm90_onepass_fused");
   for (const GdnCase& k : {gput::gdn_case(4, 256, 32, 32, 0, GPUOPT_COMPUTE_F32),
                            gput::gdn_case(2, 200, 12, 14, 1, GPUOPT_COMPUTE_F32)})
-    coherent_case(k, true, "sm90_onepass_fused", [&k](GdnData& d) {
-      EXPECT_TRUE(d.check_backward());
-      const gput::GdnReference& r = d.reference();
-      EXPECT_TRUE(gput::gdn_compare("dx", d.dx(), k.total(), r.dx, r.dx_scale, 1.2e-6));
-    });
+    pass_case(
+        k, true, "sm90_onepass_fused",
+        [&k](GdnData& d) {
+          EXPECT_TRUE(d.check_backward());
+          const gput::GdnReference& r = d.reference();
+          EXPECT_TRUE(gput::gdn_compare("dx", d.dx(), k.total(), r.dx, r.dx_scale, 1.2e-6));
+        },
+        /*coherent=*/true);
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 

@@ -34,6 +34,16 @@ void expect_refused(const gpuopt_gdn_desc_t& d, gpuopt_status_t status, const ch
   EXPECT_TRUE(unit::has_word(msg, field)) << "does not name " << field << ": " << msg;
 }
 
+// The variant auto dispatch picks for p on dev (f32 data), "" when none accepts (a failure).
+std::string chosen(const gpuopt::GdnProblem& p, const gpuopt::DeviceDesc& dev) {
+  int count = 0;
+  const auto* table = gpuopt::gdn_variants(&count);
+  const gpuopt::Choice c =
+      gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
+  EXPECT_GE(c.index, 0) << c.reason;
+  return c.index >= 0 ? table[c.index].meta.name : "";
+}
+
 TEST(GdnDesc, AcceptsGoodAndComputesShape) {
   gpuopt::GdnShape s;
   gpuopt_gdn_desc_t d = good();
@@ -144,75 +154,39 @@ TEST(GdnDispatch, FusedOnSm80AndSm90ExceptTf32Backward) {
               {90, "sm80_mma_fused"}};
   for (const auto& r : rows) {
     const gpuopt::DeviceDesc dev = gpuopt::synthetic_device(r.cc, 100);
-    const gpuopt::Choice c =
-        gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(c.index, 0) << c.reason;
-    EXPECT_EQ(std::string(table[c.index].meta.name), r.want) << "cc " << r.cc;
+    const bool sm90 = r.cc == 90;
+    EXPECT_EQ(chosen(p, dev), r.want) << "cc " << r.cc;
     gpuopt::GdnProblem part = p;  // H * W % 128 != 0: no persistent kernel
     part.p = 4092;
-    const gpuopt::Choice cpt =
-        gpuopt::choose_variant(table, count, part, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cpt.index, 0) << cpt.reason;
-    EXPECT_EQ(std::string(table[cpt.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
-        << "H * W = 4092, cc " << r.cc;
+    EXPECT_EQ(chosen(part, dev), sm90 ? "sm90_wgmma_fused" : r.want) << "H * W = 4092, cc " << r.cc;
     part.p = 4096;
     part.c = 252;  // C != 256: no persistent kernel
-    const gpuopt::Choice cc252 =
-        gpuopt::choose_variant(table, count, part, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cc252.index, 0) << cc252.reason;
-    EXPECT_EQ(std::string(table[cc252.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
-        << "C = 252, cc " << r.cc;
+    EXPECT_EQ(chosen(part, dev), sm90 ? "sm90_wgmma_fused" : r.want) << "C = 252, cc " << r.cc;
     gpuopt::GdnProblem tf = p;  // tf32 forward: fused (faster than sm90_wgmma_fused, run 7)
     tf.tf32 = true;
-    const gpuopt::Choice ctf =
-        gpuopt::choose_variant(table, count, tf, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(ctf.index, 0) << ctf.reason;
-    EXPECT_EQ(std::string(table[ctf.index].meta.name), r.want) << "tf32 forward, cc " << r.cc;
+    EXPECT_EQ(chosen(tf, dev), r.want) << "tf32 forward, cc " << r.cc;
     gpuopt::GdnProblem odd = p;
     odd.p = 4095;
-    const gpuopt::Choice co =
-        gpuopt::choose_variant(table, count, odd, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(co.index, 0) << co.reason;
-    EXPECT_EQ(std::string(table[co.index].meta.name), r.want) << "H * W = 4095, cc " << r.cc;
+    EXPECT_EQ(chosen(odd, dev), r.want) << "H * W = 4095, cc " << r.cc;
     gpuopt::GdnProblem b = p;
     b.pass = GPUOPT_GDN_BACKWARD;
-    const gpuopt::Choice cb =
-        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cb.index, 0) << cb.reason;
-    // f32 backward on sm_90 (H * W % 4 == 0, C <= 256): sm90_onepass_fused (H100, round 14)
-    EXPECT_EQ(std::string(table[cb.index].meta.name), r.cc == 90 ? "sm90_onepass_fused" : r.want)
-        << "backward, cc " << r.cc;
+    // f32 backward on sm_90 (H * W % 4 == 0, C <= 256): sm90_onepass_fused (H100, round 15)
+    EXPECT_EQ(chosen(b, dev), sm90 ? "sm90_onepass_fused" : r.want) << "backward, cc " << r.cc;
     gpuopt::GdnProblem wide32 = b;  // C > 256: sm90_wgmma_fused (H100, run 10)
     wide32.c = 300;
-    const gpuopt::Choice cw32 =
-        gpuopt::choose_variant(table, count, wide32, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cw32.index, 0) << cw32.reason;
-    EXPECT_EQ(std::string(table[cw32.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : r.want)
+    EXPECT_EQ(chosen(wide32, dev), sm90 ? "sm90_wgmma_fused" : r.want)
         << "f32 backward C = 300, cc " << r.cc;
     b.tf32 = true;  // tf32 backward: composed, except sm90_onepass_fused on sm_90 (round 13)
-    const gpuopt::Choice ct =
-        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(ct.index, 0) << ct.reason;
-    EXPECT_EQ(std::string(table[ct.index].meta.name),
-              r.cc == 90 ? "sm90_onepass_fused" : "composed")
+    EXPECT_EQ(chosen(b, dev), sm90 ? "sm90_onepass_fused" : "composed")
         << "tf32 backward, cc " << r.cc;
     gpuopt::GdnProblem wide = b;  // C > 256: the one-pass kernel's tile cannot hold it
     wide.c = 300;
-    const gpuopt::Choice cw =
-        gpuopt::choose_variant(table, count, wide, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cw.index, 0) << cw.reason;
-    EXPECT_EQ(std::string(table[cw.index].meta.name), r.cc == 90 ? "sm90_wgmma_fused" : "composed")
+    EXPECT_EQ(chosen(wide, dev), sm90 ? "sm90_wgmma_fused" : "composed")
         << "tf32 backward C = 300, cc " << r.cc;
     b.p = 4095;  // odd pixel count: the rules without sm90_wgmma_fused
-    const gpuopt::Choice cto =
-        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cto.index, 0) << cto.reason;
-    EXPECT_EQ(std::string(table[cto.index].meta.name), "composed") << "tf32 backward, cc " << r.cc;
+    EXPECT_EQ(chosen(b, dev), "composed") << "tf32 backward, cc " << r.cc;
     b.tf32 = false;
-    const gpuopt::Choice cbo =
-        gpuopt::choose_variant(table, count, b, GPUOPT_DTYPE_F32, dev, -1, false);
-    ASSERT_GE(cbo.index, 0) << cbo.reason;
-    EXPECT_EQ(std::string(table[cbo.index].meta.name), r.want) << "backward 4095, cc " << r.cc;
+    EXPECT_EQ(chosen(b, dev), r.want) << "backward 4095, cc " << r.cc;
   }
   const gpuopt::Choice f64 = gpuopt::choose_variant(table, count, p, GPUOPT_DTYPE_F64,
                                                     gpuopt::synthetic_device(90, 132), -1, false);

@@ -3,7 +3,7 @@
 // its corrections one bf16 wgmma), then the dgamma split-K GEMM on wgmma and the fixed-order sums
 // of dgamma and dbeta (gdn_sm90_backward_dgamma, shared with sm90_wgmma_fused). The forward pass
 // stays with sm90_wgmma_fused: this variant refuses it. Figures: docs/notes/history/gdn-rounds.md
-// (rounds 13 and 14).
+// (rounds 13, 15, 16 and 18).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
