@@ -1,5 +1,6 @@
 #include "runtime/kernel_functions.hpp"
 
+#include "runtime/context_key.hpp"
 #include "runtime/driver.hpp"
 
 namespace gpuopt {
@@ -7,13 +8,9 @@ namespace gpuopt {
 CUfunction kernel_function(CUkernel kernel, KernelFunctionSlots& slots) {
   const CUfunction fallback = reinterpret_cast<CUfunction>(kernel);
   const DriverApi& d = driver_api();
-  if (!d.cuCtxGetCurrent || !d.cuCtxGetId || !d.cuKernelGetFunction) return fallback;
-  CUcontext ctx = nullptr;
-  unsigned long long id = 0;
-  if (d.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx || d.cuCtxGetId(ctx, &id) != CUDA_SUCCESS)
-    return fallback;
-  const unsigned long long key = id + 1;
-  if (key == 0 || key == ~0ull) return fallback;
+  if (!d.cuKernelGetFunction) return fallback;
+  const unsigned long long key = current_context_key();
+  if (key == 0) return fallback;
   for (int i = 0; i < KernelFunctionSlots::kSlots; ++i) {
     const unsigned long long k = slots.key[i].load(std::memory_order_acquire);
     if (k == key) return slots.fn[i].load(std::memory_order_relaxed);

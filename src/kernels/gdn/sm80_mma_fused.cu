@@ -34,6 +34,7 @@
 #include "kernels/gdn/gdn_fwd_resident.cuh"
 #include "kernels/gdn/gdn_math.cuh"
 #include "kernels/gdn/gdn_mma.cuh"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace {
@@ -248,9 +249,7 @@ bool pairs(const GdnProblem& p, const float* extra) {
 template <class Kernel, class... Args>
 gpuopt_status_t launch_sized(Kernel kernel, long long blocks, int threads, int smem,
                              const ExecEnv& env, const char* what, const Args&... args) {
-  const cudaError_t e =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  if (e != cudaSuccess) return fail_cuda(e, env.fn, what);
+  GPUOPT_TRY(raise_smem_limit(kernel, smem, env.fn, what));
   kernel<<<static_cast<unsigned>(blocks), threads, smem, env.stream>>>(args...);
   return check_launch(env.fn, what);
 }

@@ -2,10 +2,9 @@
 // the choice of instantiation by transposes, and the entry points of the per-architecture files
 // (f64_tensorcore.cu: sm_80 + can_implement; f64_tensorcore_sm90.cu; f64_tensorcore_sm90a.cu).
 #pragma once
-#include <atomic>
-
 #include "common/launch.hpp"
 #include "kernels/gemm/f64_tensorcore.cuh"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace f64mma {
@@ -36,28 +35,12 @@ Params make_params(const GemmProblem& p, bool swap) {
   return r;
 }
 
-// Raises the kernel's dynamic shared memory limit once per device (a function attribute, not an
-// allocation: legal during stream capture).
-template <class Kernel>
-gpuopt_status_t ensure_smem(Kernel kernel, int bytes, std::atomic<unsigned long long>& done,
-                            const char* fn) {
-  int dev = 0;
-  GPUOPT_TRY_CUDA(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  const unsigned long long bit = dev >= 0 && dev < 64 ? (1ull << dev) : 0;
-  if (bit && (done.load(std::memory_order_acquire) & bit)) return GPUOPT_SUCCESS;
-  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                  fn, "cudaFuncSetAttribute(f64_tensorcore kernel, max dynamic shared memory)");
-  if (bit) done.fetch_or(bit, std::memory_order_release);
-  return GPUOPT_SUCCESS;
-}
-
 // Launches `kernel` (Params in, `threads` per block, `smem` bytes of dynamic shared memory) over
 // the problem's tiles of Cfg: one block per tile, batches on grid.z (looped past 65535).
 template <class Cfg, class Kernel>
-gpuopt_status_t launch_tiles(Kernel kernel, int threads, int smem,
-                             std::atomic<unsigned long long>& smem_done, const GemmProblem& p,
-                             bool swap, const ExecEnv& env) {
-  GPUOPT_TRY(ensure_smem(kernel, smem, smem_done, env.fn));
+gpuopt_status_t launch_tiles(Kernel kernel, int threads, int smem, const GemmProblem& p, bool swap,
+                             const ExecEnv& env) {
+  GPUOPT_TRY(raise_smem_limit(kernel, smem, env.fn, "gemm f64_tensorcore"));
   const Params prm = make_params<Cfg>(p, swap);
   const long long tiles = static_cast<long long>(prm.tiles_m) * prm.tiles_n;
   const dim3 grid(static_cast<unsigned>(tiles), 1,
@@ -82,9 +65,8 @@ template <class Cfg, bool kK16>
 struct MmaLauncher {
   template <bool kLK, bool kRK, bool kSwap>
   static gpuopt_status_t run(const GemmProblem& p, const ExecEnv& env) {
-    static std::atomic<unsigned long long> done{0};
     return launch_tiles<Cfg>(f64_mma_kernel<Cfg, kLK, kRK, kSwap, kK16>, Cfg::kThreads,
-                             Layout<Cfg, kLK, kRK>::kSmemBytes, done, p, kSwap, env);
+                             Layout<Cfg, kLK, kRK>::kSmemBytes, p, kSwap, env);
   }
 };
 

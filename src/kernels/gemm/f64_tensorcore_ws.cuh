@@ -191,10 +191,9 @@ template <class Cfg>
 struct WsLauncher {
   template <bool kLK, bool kRK, bool kSwap>
   static gpuopt_status_t run(const GemmProblem& p, const ExecEnv& env) {
-    static std::atomic<unsigned long long> done{0};
     const auto kernel = f64_ws_kernel<Cfg, kLK, kRK, kSwap, kWsProducerRegs, kWsConsumerRegs>;
     constexpr int kSmem = Layout<Cfg, kLK, kRK>::kSmemBytes;
-    GPUOPT_TRY(ensure_smem(kernel, kSmem, done, env.fn));
+    GPUOPT_TRY(raise_smem_limit(kernel, kSmem, env.fn, "gemm f64_tensorcore (warp-specialized)"));
     const Params prm = make_params<Cfg>(p, kSwap);
     const int sms = env.device ? env.device->sm_count : 0;
     unsigned* flags = env.workspace && env.workspace_bytes >= sizeof(unsigned) * sms

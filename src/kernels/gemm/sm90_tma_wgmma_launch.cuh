@@ -10,6 +10,7 @@
 #include "kernels/gemm/sm90_tma_wgmma_instances.hpp"
 #include "kernels/gemm/sm90_tma_wgmma_kernel.cuh"
 #include "runtime/error.hpp"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace sm90 {
@@ -21,20 +22,7 @@ gpuopt_status_t launch_cluster(const Plan& plan, const ExecEnv& env, const Hook&
   using K = KernelCfg<TIn, TOut, kPK, kQK, kCluster, kPRegs, kSwap, kPP, Hook>;
   auto* kernel = gemm_sm90_tma_wgmma_kernel<K>;
   constexpr int kSmem = K::kSmem;
-  // Host-side attribute, no stream work: fine during graph capture. It stays with the kernel in
-  // the device's context, so it is set once per device (this function is one per kernel).
-  static std::atomic<bool> smem_raised[kMaxDevices];
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
-    cudaGetLastError();
-    dev = -1;
-  }
-  if (dev < 0 || !smem_raised[dev].load(std::memory_order_acquire)) {
-    GPUOPT_TRY_CUDA(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), env.fn,
-        "gemm sm90_tma_wgmma: raising the shared-memory limit");
-    if (dev >= 0) smem_raised[dev].store(true, std::memory_order_release);
-  }
+  GPUOPT_TRY(raise_smem_limit(kernel, kSmem, env.fn, "gemm sm90_tma_wgmma"));
   cudaLaunchAttribute attr;
   cudaLaunchConfig_t cfg = cluster_launch_config(kCluster, kThreads, kSmem, env.stream, &attr);
   cfg.gridDim = dim3(static_cast<unsigned>(plan.grid));

@@ -35,6 +35,7 @@
 #include "common/launch.hpp"
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/gemm/gemm_tile_io.cuh"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace {
@@ -518,11 +519,8 @@ gpuopt_status_t launch(const GemmProblem& p, const ExecEnv& env) {
     const GemmArgs<T> a = gemm_io::make_args<T>(p, S::kBM, S::kBN);
     auto kernel = gemm_warptiled_cpasync_kernel<T, Cfg, kA, kB>;
     if constexpr (S::kSmemBytes > 48 * 1024) {  // above the default: opt in (no stream work)
-      const cudaError_t err = cudaFuncSetAttribute(
-          kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kSmemBytes));
-      if (err != cudaSuccess) {
-        return fail_cuda(err, env.fn, "gemm warptiled_cpasync: shared memory opt-in");
-      }
+      GPUOPT_TRY(raise_smem_limit(kernel, static_cast<int>(S::kSmemBytes), env.fn,
+                                  "gemm warptiled_cpasync"));
     }
     return gemm_io::for_batch_chunks(a, [&](const GemmArgs<T>& c, dim3 grid) {
       kernel<<<grid, S::kThreads, S::kSmemBytes, env.stream>>>(c);

@@ -12,6 +12,7 @@
 #include "arch/sm80/cp_async.cuh"
 #include "common/launch.hpp"
 #include "kernels/stencil/stencil_tiles2d.cuh"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace {
@@ -73,9 +74,8 @@ gpuopt_status_t launch(const StencilProblem& p, const ExecEnv& env, int stages) 
     const int smem = static_cast<int>(stencil_cpasync_smem(p, stages));
     // The cap of the one kernel both rungs launch: the two-stage size can_implement checks (the
     // same value for either rung, so launches from several host threads never lower it).
-    GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(stencil_cpasync_smem(p, 2))),
-                    env.fn, "stencil sm80_cpasync: raising the shared-memory limit");
+    GPUOPT_TRY(raise_smem_limit(kernel, static_cast<int>(stencil_cpasync_smem(p, 2)), env.fn,
+                                "stencil sm80_cpasync"));
     const i64 tiles_x = ceil_div(p.nx, Shape::TX);
     const i64 tiles = tiles_x * ceil_div(p.ny, Shape::TY);
     i64 grid = tiles;

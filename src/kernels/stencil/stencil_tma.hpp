@@ -3,11 +3,10 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include <string>
-
 #include "kernels/stencil/stencil.hpp"
 #include "runtime/error.hpp"
 #include "runtime/registry.hpp"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace stencil {
@@ -35,8 +34,7 @@ gpuopt_status_t prepare_tma_launch(const char* what, Kernel kernel, const Stenci
                                    int box_cols, int box_rows, int smem, const ExecEnv& env,
                                    CUtensorMap* map) {
   GPUOPT_TRY(encode_plane_map_or_fail(what, p, box_cols, box_rows, env, map));
-  GPUOPT_TRY_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                  env.fn, (std::string(what) + ": raising the shared-memory limit").c_str());
+  GPUOPT_TRY(raise_smem_limit(kernel, smem, env.fn, what));
   return GPUOPT_SUCCESS;
 }
 

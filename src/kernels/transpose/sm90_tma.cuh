@@ -26,6 +26,7 @@
 #include "arch/sm90/tma.cuh"
 #include "kernels/transpose/transpose_kernel.cuh"
 #include "runtime/driver.hpp"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace transpose_tma {
@@ -217,8 +218,9 @@ inline CUtensorMapDataType word_type(std::size_t bytes) {
              : (bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64);
 }
 
-// The rank-3 tensor map of A: {i < rows, line / V < cols / V, line % V < V} with strides V lda and
-// lda elements; boxes of {128 bytes, 32, V}, 128-byte swizzle, out-of-range elements read as zero.
+// The rank-3 tensor map of A: {i < rows, line / V < cols / V, line % V < V} with strides V lda
+// and lda elements; boxes of {128 bytes, 32, V}, 128-byte swizzle, out-of-range elements read as
+// zero.
 inline bool encode_a(CUtensorMap* map, const TransposeProblem& p) {
   const std::size_t e = transpose_elem_size(p.dtype);
   const cuuint64_t v = 16 / e;
@@ -277,9 +279,7 @@ gpuopt_status_t launch_tma(const TransposeProblem& p, const ExecEnv& env) {
   g.tiles_j = static_cast<int>(tiles / g.tiles_i);
   auto* kernel = transpose_sm90_tma_kernel<T>;
   // Host-side attribute and occupancy query, no stream work: fine during graph capture.
-  GPUOPT_TRY_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmem), env.fn,
-      "transpose sm90_tma: raising the shared-memory limit");
+  GPUOPT_TRY(raise_smem_limit(kernel, T::kSmem, env.fn, "transpose sm90_tma"));
   long long grid = tiles;  // one tile per CTA (tiles <= INT_MAX / 2: transpose_can_sm90_tma)
   if (!kOneTile) {
     int per_sm = 0;
