@@ -78,8 +78,9 @@ constexpr std::int64_t kGdnTile = 128;
 constexpr std::size_t kGdnFusedSmemBytes = 110592;
 
 // Dynamic shared memory of sm80_mma_fused's persistent resident forward kernel
-// (gdn_fwd_resident.cuh: 9 x chunk slots of 32 x 136 floats + the 2-stage 256 x 36 gamma ring).
-constexpr std::size_t kGdnPersistSmemBytes = 230400;
+// (gdn_fwd_resident.cuh: 9 x chunk slots of 32 x 136 floats + the 2-stage ring of 256 x 32
+// swizzled gamma rows).
+constexpr std::size_t kGdnPersistSmemBytes = 222208;
 // Whether sm80_mma_fused's forward pass runs that kernel: C = 256, H * W a multiple of 128,
 // N * C < 2^31, x and gamma 16-byte aligned, kGdnPersistSmemBytes of opt-in shared memory (sm_90).
 bool gdn_persist_fits(const GdnProblem& p, const DeviceDesc& dev);

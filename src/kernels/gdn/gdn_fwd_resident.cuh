@@ -26,8 +26,8 @@
 //   two runs): tf32 0.1599 -> 0.1555 ms (+2.8%), f32 0.3055 -> 0.2958 (+3.3%).
 // - Whole problems (C = 256, H * W a multiple of 128, 16-byte x and gamma: the bar's shape) run
 //   gdn_resident_persist_kernel below instead: the same tile math in persistent blocks that load
-//   the next tile's first chunk under the epilogue (issue 19, H100: tf32 0.1604 -> 0.1428 ms =
-//   2.54x composed, f32 0.2952 -> 0.2784 ms).
+//   the next tile's first chunk under the epilogue (issue 19, H100: tf32 0.1604 -> 0.1343 ms =
+//   2.70x composed, f32 0.2952 -> 0.2255 ms with the bf16 corrections below; steps at the kernel).
 // - f32 (BfCorr, both kernels): 3xTF32's two corrections lo*b + hi*lo as ONE bf16 m16n8k16 mma
 //   beside the TF32 hi*hi (mma_ktile of gdn_mma.cuh): 2 mma per tile and k step instead of 3; f32
 //   is bound by its mma issue (the persistent kernel beat the no-load floor). H100 (issue 19,
@@ -78,15 +78,16 @@ struct ResidentArgs {
 // 128 pixels, epi.quad) store each run as one 16-byte store, without per-element bounds; others
 // store pairs (8 bytes where epi.pair) within the tile's nvalid pixels. xrow(i, m): the smem x
 // row of channel m (in the warp's m tile i); tile_off: the offset of the tile's element (0, 0).
-// kAllRows: C = 256, every row exists (no per-row check).
-template <bool kWhole, bool kAllRows = false, class Epi, class XRow>
+// kAllRows: C = 256, every row exists (no per-row check). I0, I1: the warp's m tiles i in
+// [I0, I1) only.
+template <bool kWhole, bool kAllRows = false, int I0 = 0, int I1 = 4, class Epi, class XRow>
 __device__ __forceinline__ void resident_epilogue(const float (&acc)[4][4][4], const Epi& epi,
                                                   XRow xrow, const ResidentArgs& args,
                                                   long long tile_off, int nvalid, int wm, int wn,
                                                   int lane) {
   const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+  for (int i = I0; i < I1; ++i)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int m = wm * 64 + i * 16 + g + h * 8;
@@ -178,38 +179,49 @@ __global__ void __launch_bounds__(kResThreads, 1)
 
 // The persistent form for whole problems (gdn_persist_fits of gdn.hpp: C = 256, H * W a multiple of
 // 128, 16-byte x and gamma; issue 19): grid = min(tiles, SMs) blocks of 16 warps, block b runs
-// tiles b, b + grid, ... with the same warp tiles, k order and epilogue as the kernel above, so
-// results are bitwise equal. x lives in a ring of 9 32-channel chunk slots (a block's global chunk
-// count G mod 9), gamma in the 2-slot ring by G too: at a tile's last step the next tile's chunk 0
-// (x into the spare slot, gamma into the free ring slot) is issued, so its DRAM latency hides under
-// that step's mma and the epilogue instead of opening every block; the next tile's chunk 1 goes
-// into the finished tile's chunk-0 slot after the next step's barrier. Copies are spread over all
-// 512 threads (4 gamma + 2 x 16-byte copies each, one pointer per operand) and the kernel has no
-// bounds code: 0 spills (the per-tile kernel spills 44 bytes in tf32). Late: the next chunk's
-// copies after the first 8-deep k step (sm80_mma_fused: both modes).
-// H100, N = 32, C = 256, 64 x 64 (issue 19, one process, docs/notes/gdn.md): tf32 0.1604 ->
-// 0.1514 ms (Late off) / 0.1428 ms (Late on: 2.54x composed), f32 0.2952 -> 0.2784 ms (3xTF32,
-// Late on) -> 0.2444-0.2456 ms (BfCorr, Late off: sm80_mma_fused.cu).
+// tiles b, b + grid, ... with the same warp tiles, k order and epilogue arithmetic as the kernel
+// above, so results are bitwise equal. x lives in a ring of 9 32-channel chunk slots (a block's
+// global chunk count G mod 9), gamma in the 2-slot ring by G too: at a tile's last step the next
+// tile's chunk 0 (x into the spare slot, gamma into the free ring slot) is issued, so its DRAM
+// latency hides under that step's mma and the epilogue instead of opening every block; the next
+// tile's chunk 1 goes into the finished tile's chunk-0 slot after the next step's barrier. Copies
+// are spread over all 512 threads (4 gamma + 2 x 16-byte copies each, one pointer per operand),
+// issued after the step's first 8-deep k step (the first m tile's k steps in the last step), and
+// the kernel has no bounds code.
+// - gamma's ring rows have no padding (pitch 32 floats) and XOR-swizzled 16-byte chunks
+//   (frag_a_swz of gdn_mma.cuh): each row a warp copies is one aligned 128-byte line (with pitch
+//   36 each gamma copy instruction cost 6.5 excess shared-memory wavefronts, 57% of the kernel's
+//   excess), the ldmatrix reads stay conflict-free, and the ring is 8 KiB smaller (217 KiB).
+// - The last chunk runs m tile by m tile, each m tile's epilogue right after its k steps (its B
+//   fragments are read again per m tile): the epilogue, which ran with the tensor pipe idle in all
+//   16 warps at once (0.028 ms of the tf32 pass), runs 3 of its 4 parts beside the next m tile's
+//   mma, and y leaves in 4 bursts.
+// H100, N = 32, C = 256, 64 x 64 (issue 19, one process each, docs/notes/gdn.md): tf32 0.1604 ->
+// 0.1514 ms (persistent) -> 0.1428 ms (copies after the first k step) -> 0.1343 ms (swizzled
+// gamma and the m-tile epilogue; 2.70x composed); f32 0.2952 -> 0.2784 ms (persistent, 3xTF32) ->
+// 0.2443 (bf16 corrections) -> 0.2255 ms (2.77x). 128 registers; 0 spills except 8 bytes in one
+// f32 form (the library's build: divisive; the probe's build of the same PTX: inverse).
 constexpr int kPersistSteps = kResRows / kBK;
 constexpr int kPersistSlots = kPersistSteps + 1;
+constexpr int kPersistStageFloats = kResRows * kBK;  // swizzled gamma rows without padding
 constexpr long long kPersistSmemBytes =
-    (static_cast<long long>(kPersistSlots) * kBK * kRPitch + kResRingFloats) * 4;
+    (static_cast<long long>(kPersistSlots) * kBK * kRPitch + kResStages * kPersistStageFloats) * 4;
 
-template <bool Split3, class Epi, bool Round, bool Late, bool BfCorr = false>
+template <bool Split3, class Epi, bool Round, bool BfCorr = false>
 __global__ void __launch_bounds__(kResThreads, 1)
     gdn_resident_persist_kernel(ResidentArgs args, Epi epi, int ntiles) {
   extern __shared__ float4 smem4[];
   float* ring = reinterpret_cast<float*>(smem4);
-  float* xs = ring + kResRingFloats;  // [kPersistSlots * kBK][kRPitch]
+  float* xs = ring + kResStages * kPersistStageFloats;  // [kPersistSlots * kBK][kRPitch]
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31, warp = tid >> 5;
   const int wm = warp >> 2, wn = warp & 3;
   constexpr int kC = kResRows;
   const long long p = args.p;
-  // this thread's copies: gamma rows tid / 8 + 64 i, k (tid % 8) * 4; x k rows tid / 32 + 16 i,
-  // pixels (tid % 32) * 4
+  // this thread's copies: gamma rows tid / 8 + 64 i, k chunk tid % 8 (at its swizzled place; 64 i
+  // keeps row & 7); x k rows tid / 32 + 16 i, pixels (tid % 32) * 4
   const float* gsrc = args.gamma + (tid >> 3) * kC + (tid & 7) * 4;
-  const int gdst = (tid >> 3) * kKPitch + (tid & 7) * 4;
+  const int gdst = (tid >> 3) * kBK + swz_chunk(tid >> 3, tid & 7) * 4;
   const int xdst = (tid >> 5) * kRPitch + (tid & 31) * 4;
   const long long xoff = (tid >> 5) * p + (tid & 31) * 4;
   // offset of tile tl's element (0, 0); image * kC in int (gdn_persist_fits: N * 256 < 2^31; a
@@ -219,16 +231,29 @@ __global__ void __launch_bounds__(kResThreads, 1)
   };
   auto load = [&](long long xt, int k, int xslot, int gslot) {  // chunk k of the tile at xt
     const float* gs = gsrc + k * kBK;
-    float* gd = ring + gslot * kResStageFloats + gdst;
+    float* gd = ring + gslot * kPersistStageFloats + gdst;
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-      sm80::cp_async_cg16_zfill(gd + 64 * i * kKPitch, gs + 64 * i * kC, 16);
+    for (int i = 0; i < 4; ++i) sm80::cp_async_cg16_zfill(gd + 64 * i * kBK, gs + 64 * i * kC, 16);
     const float* xsrc = args.x + xt + k * kBK * p + xoff;
     float* xd = xs + xslot * kBK * kRPitch + xdst;
 #pragma unroll
     for (int i = 0; i < 2; ++i)
       sm80::cp_async_cg16_zfill(xd + 16 * i * kRPitch, xsrc + 16 * i * p, 16);
   };
+  // the warp's share of k steps [KK0, KK1) of a chunk for its m tiles [I0, I1)
+  auto mma = [&](auto kk0, auto kk1, auto i0, auto i1, const float* gsp, const float* xsp,
+                 float(&acc)[4][4][4]) {
+    mma_ktile<true, false, false, true, Split3, Round, decltype(kk0)::value, decltype(kk1)::value,
+              true, BfCorr, true, decltype(i0)::value, decltype(i1)::value>(gsp, xsp, wm, wn, lane,
+                                                                            acc);
+  };
+  using I0 = std::integral_constant<int, 0>;
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
+  using I3 = std::integral_constant<int, 3>;
+  using I4 = std::integral_constant<int, 4>;
+  using K8 = std::integral_constant<int, 8>;
+  using KAll = std::integral_constant<int, kBK>;
 
   int tile = static_cast<int>(blockIdx.x);
   if (tile >= ntiles) return;
@@ -242,33 +267,42 @@ __global__ void __launch_bounds__(kResThreads, 1)
     const long long xnext = next < ntiles ? tile_off(next) : 0;
     float acc[4][4][4];
     sm80::zero_fragments(acc);
-#pragma unroll 1
-    for (int s = 0; s < kPersistSteps; ++s) {
-      sm80::cp_async_wait_group<0>();
-      __syncthreads();  // chunk s visible to all; every warp is done with the slots refilled now
-      int xsl = base + s;
-      if (xsl >= kPersistSlots) xsl -= kPersistSlots;
-      const float* xsp = xs + xsl * kBK * kRPitch;
-      const float* gsp = ring + gslot * kResStageFloats;
-      if (Late)
-        mma_ktile<true, false, false, true, Split3, Round, 0, 8, true, BfCorr>(gsp, xsp, wm, wn,
-                                                                               lane, acc);
-      const int nsl = xsl + 1 < kPersistSlots ? xsl + 1 : 0;
-      if (s + 1 < kPersistSteps)
-        load(xt, s + 1, nsl, gslot ^ 1);
-      else if (next < ntiles)
-        load(xnext, 0, nsl, gslot ^ 1);
-      sm80::cp_async_commit_group();
-      mma_ktile<true, false, false, true, Split3, Round, Late ? 8 : 0, kBK, true, BfCorr>(
-          gsp, xsp, wm, wn, lane, acc);
-      gslot ^= 1;
-    }
     auto xrow = [&](int i, int m) {
       int sl = base + wm * 2 + (i >> 1);  // the chunk of channel m = wm * 64 + 16 i + (0..15)
       if (sl >= kPersistSlots) sl -= kPersistSlots;
       return xs + (sl * kBK + (m & (kBK - 1))) * kRPitch;
     };
-    resident_epilogue<true, true>(acc, epi, xrow, args, xt, kBM, wm, wn, lane);
+#pragma unroll 1
+    for (int s = 0; s < kPersistSteps - 1; ++s) {
+      sm80::cp_async_wait_group<0>();
+      __syncthreads();  // chunk s visible to all; every warp is done with the slots refilled now
+      int xsl = base + s;
+      if (xsl >= kPersistSlots) xsl -= kPersistSlots;
+      const float* xsp = xs + xsl * kBK * kRPitch;
+      const float* gsp = ring + gslot * kPersistStageFloats;
+      mma(I0{}, K8{}, I0{}, I4{}, gsp, xsp, acc);
+      load(xt, s + 1, xsl + 1 < kPersistSlots ? xsl + 1 : 0, gslot ^ 1);
+      sm80::cp_async_commit_group();
+      mma(K8{}, KAll{}, I0{}, I4{}, gsp, xsp, acc);
+      gslot ^= 1;
+    }
+    // the last chunk m tile by m tile, each one's epilogue after the next one's k steps
+    sm80::cp_async_wait_group<0>();
+    __syncthreads();
+    int xsl = base + kPersistSteps - 1;
+    if (xsl >= kPersistSlots) xsl -= kPersistSlots;
+    const float* xsp = xs + xsl * kBK * kRPitch;
+    const float* gsp = ring + gslot * kPersistStageFloats;
+    mma(I0{}, KAll{}, I0{}, I1{}, gsp, xsp, acc);
+    if (next < ntiles) load(xnext, 0, xsl + 1 < kPersistSlots ? xsl + 1 : 0, gslot ^ 1);
+    sm80::cp_async_commit_group();
+    mma(I0{}, KAll{}, I1{}, I2{}, gsp, xsp, acc);
+    resident_epilogue<true, true, 0, 1>(acc, epi, xrow, args, xt, kBM, wm, wn, lane);
+    mma(I0{}, KAll{}, I2{}, I3{}, gsp, xsp, acc);
+    resident_epilogue<true, true, 1, 2>(acc, epi, xrow, args, xt, kBM, wm, wn, lane);
+    mma(I0{}, KAll{}, I3{}, I4{}, gsp, xsp, acc);
+    resident_epilogue<true, true, 2, 4>(acc, epi, xrow, args, xt, kBM, wm, wn, lane);
+    gslot ^= 1;
     base = base + kPersistSteps < kPersistSlots ? base + kPersistSteps
                                                 : base + kPersistSteps - kPersistSlots;
     xt = xnext;

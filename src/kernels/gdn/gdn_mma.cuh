@@ -187,6 +187,21 @@ __device__ __forceinline__ void frag_a(const float* s, int m, int kk, int lane, 
   }
 }
 
+// The same A fragment of a k-contiguous tile without padding (pitch kBK) whose 16-byte chunks are
+// XOR-swizzled by row: k chunk c of row r sits at chunk c ^ (r & 7) (the persistent resident
+// kernel's gamma ring). m is a multiple of 16, so row m + (lane & 7) (+ 8) has r & 7 = lane & 7:
+// the 8 rows of each 8 x 8 matrix read 8 distinct 4-bank groups, as with pitch 36, while each
+// row's 128 bytes stay one aligned line for the copies that fill it (pitch 36 split every row of a
+// warp's copies over two lines: 2.6x the ideal shared-memory wavefronts).
+__host__ __device__ constexpr int swz_chunk(int r, int c) { return c ^ (r & 7); }
+__device__ __forceinline__ void frag_a_swz(const float* s, int m, int kk, int lane, float (&v)[4]) {
+  unsigned r[4];
+  const int row = m + (lane & 7) + ((lane >> 3) & 1) * 8;
+  sm80::ldmatrix_x4(r, s + row * kBK + swz_chunk(lane, kk / 4 + (lane >> 4)) * 4);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) v[q] = __uint_as_float(r[q]);
+}
+
 // B fragment (8 columns from n, k from kk): b0 (kk + t, n + g), b1 (kk + t + 4, n + g).
 template <bool KContig, bool Square>
 __device__ __forceinline__ void frag_b(const float* s, int n, int kk, int lane, float (&v)[2]) {
@@ -244,12 +259,17 @@ __device__ __forceinline__ void frag_b_pairs(const float* s, int n, int kk, int 
 // (bf16) instead of 11 (TF32), but a correction is <= 2^-11 of its product, so each rounding is
 // <= 2^-20 of it, and a_lo * b keeps the lo*lo term 3xTF32 drops: measured errors against f64 are
 // lower than 3xTF32's (figures: gdn_fwd_resident.cuh).
+// ASwz: A is a swizzled k-contiguous tile (frag_a_swz; not squared). I0, I1: the warp's m tiles
+// i in [I0, I1) only (the persistent kernel's last k tile, m tile by m tile, each m tile's
+// epilogue after its mma); B fragments are read again for each such call.
 template <bool AK, bool ASq, bool BK, bool BSq, bool Split3, bool Round = true, int KK0 = 0,
-          int KK1 = kBK, bool BPairs = false, bool BfCorr = false>
+          int KK1 = kBK, bool BPairs = false, bool BfCorr = false, bool ASwz = false, int I0 = 0,
+          int I1 = 4>
 __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int wm, int wn,
                                           int lane, float (&acc)[4][4][4]) {
   static_assert(!BPairs || !BK, "B pairs need an r-contiguous B tile");
   static_assert(!BfCorr || (Split3 && BPairs), "bf16 corrections: the resident f32 kernels");
+  static_assert(!ASwz || (AK && !ASq), "swizzled A: a k-contiguous tile, not squared");
 #pragma unroll
   for (int kk = KK0; kk < KK1; kk += 8) {
     unsigned bh[4][2], bl[4][2];
@@ -271,9 +291,12 @@ __device__ __forceinline__ void mma_ktile(const float* As, const float* Bs, int 
       }
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
+    for (int i = I0; i < I1; ++i) {
       float v[4];
-      frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
+      if constexpr (ASwz)
+        frag_a_swz(As, wm * 64 + i * 16, kk, lane, v);
+      else
+        frag_a<AK, ASq>(As, wm * 64 + i * 16, kk, lane, v);
       unsigned ah[4], al[4];
 #pragma unroll
       for (int q = 0; q < 4; ++q) split_parts<Split3, Round, BfCorr, true>(v[q], ah[q], al[q]);

@@ -11,7 +11,9 @@
 //              0.301 ms f32 (auto keeps sm90_wgmma_fused for f32: 0.291). Issue 19: whole
 //              problems (C = 256, H * W % 128 == 0) on the persistent form of the resident
 //              kernel: 0.1428 ms tf32 (2.54x), 0.2784 ms f32 (2.25x; auto runs it for f32 too),
-//              0.2444-0.2456 ms f32 (2.57x) with the 3xTF32 corrections as one bf16 mma.
+//              0.2444-0.2456 ms f32 (2.57x) with the 3xTF32 corrections as one bf16 mma; with a
+//              swizzled gamma ring and the epilogue m tile by m tile (issue 19, third round):
+//              0.1343 ms tf32 (2.70x), 0.2255 ms f32 (2.77x).
 //   backward : (1) the generic GEMM z, epilogue t = dy * x * ds/dz (to the workspace), dx = dy * s
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
@@ -297,17 +299,12 @@ static_assert(gdn::kPersistSmemBytes == static_cast<long long>(kGdnPersistSmemBy
                   gdn::kResRows == 2 * kGdnTile && gdn::kBM == kGdnTile,
               "gdn_persist_fits (gdn_table.cpp) describes the persistent resident kernel");
 
-// tf32 in the persistent kernel: the next chunk's copies after the first 8-deep k step, as 3xTF32
-// always does (issue 19, H100: 0.1514 -> 0.1428 ms; the per-tile kernel keeps round 11's choice).
-constexpr bool kPersistLateTf32 = true;
 // f32 in the resident kernels: hi*hi on TF32 and the two corrections as one bf16 mma
 // (mma_ktile's BfCorr; issue 19, H100, N = 32, C = 256, 64 x 64, two runs, one process each:
 // persistent 0.2796 / 0.2779 -> 0.2456 / 0.2444 ms = 2.57x composed, per-tile 0.2954 / 0.2941 ->
 // 0.2495 / 0.2482; smaller errors against f64 than 3xTF32's in every probe case). The persistent
-// kernel issues its copies before the first k step: a tie with Late (0.2452 / 0.2439) and no
-// spills (Late spills 28-32 bytes with BfCorr).
-constexpr bool kPersistLateF32 = false;
-
+// kernel's own steps (copy order, swizzled gamma, m-tile epilogue) are at
+// gdn_resident_persist_kernel.
 template <class Epi>
 gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecEnv& env,
                                 const char* what) {
@@ -322,17 +319,15 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
   const long long tiles = p.n * a.ptiles;
   // Whole problems (the bar's shape): the persistent kernel, one block per SM (issue 19, H100,
-  // N = 32, C = 256, 64 x 64, one process: tf32 0.1604 -> 0.1428 ms, f32 0.2952 -> 0.2784).
+  // N = 32, C = 256, 64 x 64, one process: tf32 0.1604 -> 0.1343 ms, f32 0.2952 -> 0.2255).
   if (env.device != nullptr && gdn_persist_fits(p, *env.device) && tiles <= 2147483647) {
     const long long blocks = tiles < env.device->sm_count ? tiles : env.device->sm_count;
     const int smem = static_cast<int>(gdn::kPersistSmemBytes);
     const int n = static_cast<int>(tiles);
-    return p.tf32
-               ? launch_sized(gdn::gdn_resident_persist_kernel<false, Epi, false, kPersistLateTf32>,
-                              blocks, gdn::kResThreads, smem, env, what, a, epi, n)
-               : launch_sized(
-                     gdn::gdn_resident_persist_kernel<true, Epi, true, kPersistLateF32, true>,
-                     blocks, gdn::kResThreads, smem, env, what, a, epi, n);
+    return p.tf32 ? launch_sized(gdn::gdn_resident_persist_kernel<false, Epi, false>, blocks,
+                                 gdn::kResThreads, smem, env, what, a, epi, n)
+                  : launch_sized(gdn::gdn_resident_persist_kernel<true, Epi, true, true>, blocks,
+                                 gdn::kResThreads, smem, env, what, a, epi, n);
   }
   const int smem = static_cast<int>(gdn::resident_smem_bytes(p.c));
   // tf32: operands truncated to TF32 by the mma, not rounded (round 9b: 0.1995 -> 0.1875 ms,
