@@ -242,6 +242,20 @@ TEST_F(Gdn, BackwardF32RunsOnePassOnSm90) {
     pass_case(k, true, "sm90_onepass_fused", [](GdnData& d) { EXPECT_TRUE(d.check_backward()); });
 }
 
+// sm90_onepass_fused's tf32 backward pass, whose GEMMs retire each k block's wgmma group at once
+// (ConsumerMainloop::retire_now) and whose epilogue 1 loads block kk + 1's x and dy pairs under
+// block kk's math (history round 20): more 128-pixel units than an H100 or H200 has SMs
+// (3 x 45 = 135; 4 x 38 = 152, each image's last unit half empty), so the persistent CTAs walk a
+// second round with dead tiles; C = 136 (5 k blocks, consumer 1 owns 8 channels), both forms.
+TEST_F(Gdn, BackwardTf32OnePassPersistentRounds) {
+  if (!available("sm90_onepass_fused")) GTEST_SKIP() << "sm90_onepass_fused needs sm_90a";
+  force_variant(GPUOPT_OP_GDN, "sm90_onepass_fused");
+  for (const GdnCase& k : {gput::gdn_case(3, 256, 80, 72, 0, GPUOPT_COMPUTE_TF32),
+                           gput::gdn_case(4, 136, 96, 50, 1, GPUOPT_COMPUTE_TF32)})
+    pass_case(k, true, "sm90_onepass_fused", [](GdnData& d) { EXPECT_TRUE(d.check_backward()); });
+  force_variant(GPUOPT_OP_GDN, "auto");
+}
+
 // sm90_onepass_fused's f32 backward pass with 3xTF32's two corrections as one bf16 wgmma per k
 // step (GEMM 1: x2_lo g + x2_hi g_lo, GEMM 2: t_lo g + t_hi g_lo), at set_coherent_inputs's
 // inputs (dy random).
