@@ -61,7 +61,7 @@ __device__ __forceinline__ void load_dx0(float2 (&dx0)[16], const Params& p, int
 // off_a1). f32 (3xTF32 with its two corrections as one bf16 wgmma): x^2 split in registers
 // into TF32 hi (a) and the bf16 pairs (x2 - hi, hi) (lo); the gamma pair fill (g, g_lo) serves
 // x2_lo g + x2_hi g_lo (m64n128k16: k 2j, 2j + 1 are the TF32 k j's two terms), the hi fill
-// x2_hi g_hi.
+// x2_hi g_hi. tf32 retires each k block's group at once (retire_now: more fills prefetch).
 template <bool kF32, class Mainloop>
 __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std::uint32_t sx,
                                       std::uint32_t off_a0, std::uint32_t off_a1,
@@ -147,7 +147,8 @@ __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std:
 }
 
 // GEMM 2 of a tile half for consumer cw: u = t gamma over kbn k blocks of 32 channels of t (t in
-// the slot at sx; this thread's register-operand rows row0, row0 + 8, column q).
+// the slot at sx; this thread's register-operand rows row0, row0 + 8, column q); tf32 retires each
+// k block's group at once, as GEMM 1.
 template <bool kF32, class Mainloop>
 __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw, std::uint32_t sx,
                                            std::uint32_t ring_base, int kbn, int row0, int q) {
