@@ -2,8 +2,8 @@
 // fence / commit / wait of the asynchronous window, compiler fences keeping accumulator and
 // register operands in place across it, and the mma_async shapes the kernels use (bf16 and f16
 // m64n128k16 / m64n256k16 with transpose immediates; tf32 m64n64k8 / m64n256k8 from shared
-// memory; tf32 m64n64k8 / m64n128k8 / m64n256k8 with A from registers). MmaFor<T> picks the flavour
-// of an input type.
+// memory; tf32 m64n64k8 / m64n128k8 / m64n256k8 and bf16 m64n64k16 / m64n128k16 / m64n256k16
+// with A from registers). MmaFor<T> picks the flavour of an input type.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -159,7 +159,7 @@ struct WgmmaTf32Rs {
   GPUOPT_WGMMA_RS_FN(128, "m64n256k8.f32.tf32.tf32", GPUOPT_WG_REGS128, "%133",
                      ", {%128, %129, %130, %131}, %132, p, 1, 1", GPUOPT_WG_D128)
 };
-// D(64xN, f32) (+)= A(64x16) * B(16xN), N = 64 / 128, bf16, A from registers, B K-major from
+// D(64xN, f32) (+)= A(64x16) * B(16xN), N = 64 / 128 / 256, bf16, A from registers, B K-major from
 // shared memory (imm-trans-b 0). a[0..3] hold bf16 pairs (low half the even k) for lane l of warp
 // w: A(16w + l/4 (+8 for a1, a3), 2 (l%4) + {0, 1} (+8 for a2, a3)) -- the k of WgmmaTf32Rs's
 // element times two, so a TF32 fragment's element becomes a pair in the same register.
@@ -168,6 +168,8 @@ struct WgmmaBf16Rs {
                      ", {%32, %33, %34, %35}, %36, p, 1, 1, 0", GPUOPT_WG_D32)
   GPUOPT_WGMMA_RS_FN(64, "m64n128k16.f32.bf16.bf16", GPUOPT_WG_REGS64, "%69",
                      ", {%64, %65, %66, %67}, %68, p, 1, 1, 0", GPUOPT_WG_D64)
+  GPUOPT_WGMMA_RS_FN(128, "m64n256k16.f32.bf16.bf16", GPUOPT_WG_REGS128, "%133",
+                     ", {%128, %129, %130, %131}, %132, p, 1, 1, 0", GPUOPT_WG_D128)
 };
 #undef GPUOPT_WGMMA_RS_FN
 #undef GPUOPT_WGMMA_RS_ASM

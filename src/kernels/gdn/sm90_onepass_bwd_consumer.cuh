@@ -61,7 +61,7 @@ __device__ __forceinline__ void load_dx0(float2 (&dx0)[16], const Params& p, int
 // off_a1). f32 (3xTF32 with its two corrections as one bf16 wgmma): x^2 split in registers
 // into TF32 hi (a) and the bf16 pairs (x2 - hi, hi) (lo); the gamma pair fill (g, g_lo) serves
 // x2_lo g + x2_hi g_lo (m64n128k16: k 2j, 2j + 1 are the TF32 k j's two terms), the hi fill
-// x2_hi g_hi.
+// x2_hi g_hi. tf32 retires each k block's group at once (retire_now: more fills prefetch).
 template <bool kF32, class Mainloop>
 __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std::uint32_t sx,
                                       std::uint32_t off_a0, std::uint32_t off_a1,
@@ -102,10 +102,18 @@ __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std:
         }
       }
     });
-    ml.retire_previous(kP * kb, [&] {
-      fence_operands(d);
-      fence_regs(other);
-    });
+    if constexpr (kF32) {
+      ml.retire_previous(kP * kb, [&] {
+        fence_operands(d);
+        fence_regs(other);
+      });
+    } else {
+      ml.retire_now([&] {
+        fence_operands(d);
+        fence_regs(a);
+        fence_regs(other);
+      });
+    }
     if (cw == 0) ml.pass();
     if constexpr (kF32) {
       if (cw == 1) ml.pass();
@@ -128,16 +136,19 @@ __device__ __forceinline__ void gemm1(float (&d)[64], Mainloop& ml, int cw, std:
     step(a0, a1, kb);
     if (kb + 1 < kbn) step(a1, a0, kb + 1);
   }
-  ml.drain([&] {
-    fence_operands(d);
-    fence_regs(a0);
-    fence_regs(a1);
-    if constexpr (kF32) fence_regs(lo);
-  });
+  if constexpr (kF32) {
+    ml.drain([&] {
+      fence_operands(d);
+      fence_regs(a0);
+      fence_regs(a1);
+      fence_regs(lo);
+    });
+  }
 }
 
 // GEMM 2 of a tile half for consumer cw: u = t gamma over kbn k blocks of 32 channels of t (t in
-// the slot at sx; this thread's register-operand rows row0, row0 + 8, column q).
+// the slot at sx; this thread's register-operand rows row0, row0 + 8, column q); tf32 retires each
+// k block's group at once, as GEMM 1.
 template <bool kF32, class Mainloop>
 __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw, std::uint32_t sx,
                                            std::uint32_t ring_base, int kbn, int row0, int q) {
@@ -202,9 +213,8 @@ __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw,
           WgmmaTf32::mma<0, 0>(u, gmma_desc(sa + 32 * s, 16, 1024),
                                gmma_desc(sb + 32 * s, 16, 1024), (kb | s) != 0 ? 1u : 0u);
       });
-      ml.retire_previous(kb, fence_u);
+      ml.retire_now(fence_u);
     }
-    ml.drain(fence_u);
   }
 }
 
@@ -258,9 +268,10 @@ __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::Clu
       named_sync(1, 256);
       mbar_wait(sfull0 + 8 * sdi, par);
       const long long pp1 = opaque(p.p), base1 = opaque(pix);
-#pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
-        float2 xr[8], dyr[8];
+      // x and dy pairs of block kk + 1 are loaded while block kk's math runs (two register
+      // buffers): the block barrier of kk only orders block kk's loads before its t writes.
+      float2 xr2[2][8], dyr2[2][8];
+      auto load_pairs = [&](int kk, float2(&xr)[8], float2(&dyr)[8]) {
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
           const int c = c_lo + 32 * kk + 8 * (j >> 1) + (j & 1);
@@ -272,7 +283,14 @@ __device__ __forceinline__ void consume(const Params& p, int cw, const sm90::Clu
           lds64(sd + off, v0, v1);
           dyr[j] = make_float2(__uint_as_float(v0), __uint_as_float(v1));
         }
+      };
+      load_pairs(0, xr2[0], dyr2[0]);
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
         named_sync(2 + cw, 128);
+        if (kk < 3) load_pairs(kk + 1, xr2[(kk + 1) & 1], dyr2[(kk + 1) & 1]);
+        const float2(&xr)[8] = xr2[kk & 1];
+        const float2(&dyr)[8] = dyr2[kk & 1];
         // (z's math after the barrier, not hoisted above it with every block's values live)
         fence_operands(d);
 #pragma unroll

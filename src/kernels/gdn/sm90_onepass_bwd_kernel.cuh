@@ -6,7 +6,10 @@
 // on the H100 at N = 32, C = 256, 64 x 64 against the 0.467 ms bar. This kernel moves 4 (x, dy
 // in; t, dx out), and the dgamma GEMM 2 more. H100, tf32 backward pass (N = 32, C = 256,
 // 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
-// every version's figure in docs/notes/history/gdn-rounds.md, round 13.
+// with round 20's tf32 groups retired at once, pipelined epilogue-1 loads and no L2 prefetch of
+// x: 310 us, the pass 0.438 ms = 2.14x (probe build with a programmatic-dependent launch the
+// library does not use, measured alone at +1%); every version's figure in
+// docs/notes/history/gdn-rounds.md, rounds 13 and 20.
 // f32 mode (kF32, round 15) is 3xTF32 without more shared memory: GEMM 1 splits x^2 into TF32 hi
 // and lo parts in registers; GEMM 2 forms t_lo = t - trunc(t) in registers from the slot while t
 // itself stays the shared operand; the gamma stream carries a bf16-pair fill (g, g_lo) and a hi
@@ -34,9 +37,12 @@
 // Per tile:
 //   GEMM 1: z(p, c) = sum_j x(j, p)^2 gamma(c, j), wgmma m64n128k8, A from registers (8-byte
 //     shared loads of two pixels, RegRows' conflict-free rows; squared there, truncated to TF32
-//     by the tensor cores);
+//     by the tensor cores); in tf32 both GEMMs retire each k block's group at once
+//     (ConsumerMainloop::retire_now): a queued group held a second stage per consumer, leaving 2
+//     of the 6 fills to prefetch, and the k blocks waited on gamma's L2 round trips (round 20);
 //   epilogue 1: both consumers meet (GEMM 1 has read x); per 32-channel block of this consumer:
-//     x and dy pairs from the slots, the consumer meets (block read), t = dy x ds/dz to global
+//     x and dy pairs from the slots (the next block's loaded under this block's math), the
+//     consumer meets (block read), t = dy x ds/dz to global
 //     (the dgamma GEMM) and over the block's bytes as GEMM 2's A operand, K-major
 //     [k block][64 rows][128 B] swizzled (logical wgmma rows, so GEMM 2's accumulator rows are
 //     GEMM 1's pixels); x kept in registers where z was (ptxas keeps a wgmma accumulator block

@@ -59,19 +59,11 @@ __device__ __forceinline__ void produce(const Maps& maps, const Params& p,
         tma_load_3d_hint(slot0 + s * kSlotBytes + kb * kXBlockBytes + b * kBoxBytes, m,
                          sfull0 + 8 * s, tl.px0 + 32 * b, 32 * kb, tl.n, once);
   };
-  // x of tile i warmed in L2 a tile ahead of its TMA load (which waits for a slot).
-  auto warm_x = [&](int i) {
-    const Tile tl = tile_of<kCluster>(i, p, cluster, clusters, rank);
-    if (!tl.live) return;
-    for (int kb = 0; kb < kbn; ++kb)
-      for (int b = 0; b < 2; ++b) tma_prefetch_l2_3d(maps.x, tl.px0 + 32 * b, 32 * kb, tl.n);
-  };
   if (tiles > 0) load_slot(maps.x, 0, 0);
   const int g1 = 2 * kP * kbn;  // GEMM 1's fills
   const int early = g1 < kRing ? g1 : kRing;
   RingPos pos;
   for (int i = 0; i < tiles; ++i) {
-    if (i + 1 < tiles) warm_x(i + 1);
     for (int f = 0; f < fills; ++f) {
       const std::uint32_t full = ring.acquire(pos, kFillBytes);
       const std::uint32_t dst = ring_base + pos.stage * kFillBytes;

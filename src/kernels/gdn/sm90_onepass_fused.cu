@@ -15,6 +15,7 @@
 #include "kernels/gdn/sm90_onepass_bwd_kernel.cuh"
 #include "kernels/gemm/sm90_tma_wgmma_launch.cuh"
 #include "runtime/error.hpp"
+#include "runtime/smem_limit.hpp"
 
 namespace gpuopt {
 namespace {
@@ -37,10 +38,7 @@ struct Maps {
 template <bool kInverse, bool kF32>
 gpuopt_status_t launch_kernel(const Maps& m, const gdn_onepass::Params& prm, const ExecEnv& env) {
   auto* kernel = gdn_onepass::gdn_onepass_bwd_kernel<kCluster, kInverse, kF32>;
-  // Host-side attribute, no stream work: fine during graph capture.
-  GPUOPT_TRY_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes), env.fn,
-      "gdn sm90_onepass_fused: raising the shared-memory limit");
+  GPUOPT_TRY(raise_smem_limit(kernel, kSmemBytes, env.fn, "gdn sm90_onepass_fused"));
   cudaLaunchAttribute attr;
   cudaLaunchConfig_t cfg =
       sm90::cluster_launch_config(kCluster, gdn_onepass::kThreads, kSmemBytes, env.stream, &attr);

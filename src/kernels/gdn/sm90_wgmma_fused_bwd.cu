@@ -11,13 +11,14 @@
 //       before its stores, streaming cache hints);
 //   (3) the dgamma split-K GEMM here on the same wgmma kernel (x rows K-major as the register
 //       operand, squared there; t rows K-major through TMA; split-K over (image, 2048-pixel
-//       chunk) through the hook's TMA coordinates; f32 mode 3xTF32 with t's low part formed in
-//       shared memory by the kernel), `fused`'s mma.sync stage where a tensor map is refused;
+//       chunk) through the hook's TMA coordinates; f32 mode 3xTF32 with its two corrections as
+//       one bf16 wgmma, t's bf16 pairs (t, t - trunc t) formed in shared memory by the kernel),
+//       `fused`'s mma.sync stage where a tensor map is refused;
 //       then `fused`'s fixed-order sums of dgamma and dbeta.
-//   f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per 32-deep k
-//   block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo, t_hi,
-//   t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
-// Figures: docs/notes/history/gdn-rounds.md (rounds 7, 9, 11 and 12).
+//   The dx GEMM's f32 mode is 3xTF32 as in the forward pass: the workspace holds gamma^T split per
+//   32-deep k block into [hi | lo | hi], each t block serves three k blocks (kPRepeat = 3) as t_lo,
+//   t_hi, t_hi. tf32 mode: one part (gamma^T rounded to TF32), t rounded to nearest TF32.
+// Figures: docs/notes/history/gdn-rounds.md (rounds 7, 9, 11, 12, 16 and 19).
 #include <cstdint>
 
 #include "common/launch.hpp"
@@ -74,26 +75,28 @@ struct GdnDxHook {
 // The dgamma GEMM's hooks: per split unit b = image * chunks + chunk the partial D(j, i) = sum
 // over the chunk's pixels of x_j^2 t_i, i.e. dgamma(i, j) (kSwap: written at i * C + j of
 // partial b). P = x rows (K-major, squared in registers), Q = t rows (K-major, truncated to TF32
-// by the tensor cores). tf32 mode: x^2 rounded to TF32. f32 mode (kSplit3, 3xTF32): x^2 split
-// into hi / lo in registers, and the kernel forms t_lo = t - trunc(t) in shared memory from each
-// stage's t tile (kQSplitSmem), three wgmma per k step: x2_lo t + x2_hi t, issued before t_lo is
-// formed, then x2_hi t_lo (round 11, H100: 0.158 ms against 0.285 for `fused`'s mma.sync stage;
-// the early issue, round 16: the f32 pass -1.05%). (Round 9's version, t_lo written
-// by the z/t stage as a third Q operand and each stage loaded three times, was 0.145 ms slower in
-// f32 than the mma.sync stage: docs/notes/history/gdn-rounds.md.)
+// by the tensor cores). tf32 mode: x^2 rounded to TF32. f32 mode (kSplit3, 3xTF32 with its two
+// corrections as one bf16 wgmma, kQSplitSmem): x^2 split in registers into TF32 hi and the bf16
+// pairs (x2 - hi, hi), and the kernel forms the bf16 pairs (t, t - trunc t) in shared memory from
+// each stage's t tile: per k step x2_hi t (TF32, issued before the pairs are formed) and one bf16
+// wgmma x2_lo t + x2_hi t_lo (round 19, H100 at N = 32, C = 256, 64 x 64: this GEMM 152.7 ->
+// 121.6 us (ncu; tf32 99 us), the f32 one-pass pass 0.669 -> 0.644 ms, dgamma's error x0.65: the
+// tensor cores round the accumulator once per wgmma). (Round 11's three TF32 products were 0.158
+// ms against 0.285 for `fused`'s mma.sync stage; round 9's version, t_lo written by the z/t stage
+// as a third Q operand and each stage loaded three times, was 0.145 ms slower than that stage.)
 template <bool kSplit3>
 struct GdnDgammaHook : sm90::IdentityHook {
   static constexpr bool kSplitK = true;
   static constexpr bool kQSplitSmem = kSplit3;
   int chunks;   // units per image
   int chunk_k;  // pixels per chunk
-  // x -> x^2 split into TF32 hi (in a) and lo parts (f32 mode).
-  __device__ __forceinline__ void operand_split(std::uint32_t (&a)[16], std::uint32_t (&lo)[16],
+  // x -> x^2 split into TF32 hi (in a) and the bf16 pairs (x2 - hi, hi) (f32 mode).
+  __device__ __forceinline__ void operand_split(std::uint32_t (&a)[16], std::uint32_t (&pairs)[16],
                                                 int) const {
 #pragma unroll
     for (int i = 0; i < 16; ++i) {
       const float v = __uint_as_float(a[i]);
-      gdn::split<true>(v * v, a[i], lo[i]);
+      gdn::split_parts<true, true, true, true>(v * v, a[i], pairs[i]);
     }
   }
   // x -> x^2 rounded to TF32 (tf32 mode).

@@ -67,8 +67,8 @@ constexpr int kResXBlocks = 8;
 constexpr int kResStages = 3;
 constexpr int kResSmemBytes = kResXBlocks * kTilePBytes + kResStages * kTileQBytes + 1024;
 // Q split in shared memory (register-P fused users whose hook sets kQSplitSmem; 3xTF32):
-// kQsStages stages of (P, Q), then two Q-sized buffers of Q's low TF32 parts, formed by the
-// consumers from each stage's Q for alternating k blocks. 144 + 64 KiB.
+// kQsStages stages of (P, Q), then two Q-sized buffers of Q's bf16 correction pairs (Q, Q_lo),
+// formed by the consumers from each stage's Q for alternating k blocks. 144 + 64 KiB.
 constexpr int kQsStages = 3;
 constexpr int kQsSmemBytes = kQsStages * kStageBytes + 2 * kTileQBytes + 1024;
 constexpr int kProducerRegs = 40;

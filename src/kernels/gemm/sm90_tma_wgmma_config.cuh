@@ -54,7 +54,7 @@ struct KernelCfg {
   // Q-only stages (sm90_tma_wgmma.hpp).
   static constexpr bool kRes = Hook::kPResident;
   static_assert(!kRes || (kPRegs && kSwap && !kPP), "resident P: register-P, swapped roles");
-  // Q split in shared memory: kQsStages stages, then the two buffers of Q's low parts.
+  // Q split in shared memory: kQsStages stages, then the two buffers of Q's bf16 pairs.
   static constexpr bool kQs = HookQSplitSmem<Hook>::value;
   static_assert(!kQs || (kPRegs && !kRes && Hook::kPRepeat == 1), "Q split: register P, no repeat");
   static constexpr int kNumStages = kRes ? kResStages : kQs ? kQsStages : Cf::kNumStages;

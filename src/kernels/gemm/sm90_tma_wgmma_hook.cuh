@@ -56,14 +56,18 @@ template <class H>
 struct HookSplitK<H, std::void_t<decltype(H::kSplitK)>> : std::integral_constant<bool, H::kSplitK> {
 };
 
-// 3xTF32 with Q split in shared memory (optional): a hook with `static constexpr bool
-// kQSplitSmem = true` gets each k block's P registers as operand_split(hi, lo, kb) (P's raw
-// values in hi; it leaves P's hi and lo TF32 parts), and the consumers form Q's low part
-// t_lo = t - trunc_tf32(t) (rounded: the tensor cores truncate) from each stage's Q tile into one
-// of two shared buffers of the same swizzled layout (kQsStages stages, kQsSmemBytes), so per
-// 8-deep k step three wgmma accumulate P_lo Q + P_hi Q + P_hi Q_lo (Q's hi part: the tensor
-// cores' truncation of Q itself; the first two are issued before Q_lo is formed). One stage load
-// per k block (kPRepeat 1): no low part of Q in global memory.
+// 3xTF32 with Q split in shared memory (optional), its two corrections as one bf16 wgmma: a hook
+// with `static constexpr bool kQSplitSmem = true` gets each k block's P registers as
+// operand_split(hi, pairs, kb) (P's raw values in hi; it leaves in hi P's TF32 part P_hi, exact
+// in TF32 (low 13 bits zero), and in pairs the bf16 pairs (P - P_hi, P_hi), low half first: a
+// register of the TF32 fragment (k j) becomes the bf16 fragment's pair (k 2j, 2j + 1)). The
+// consumers form the bf16 pairs (Q, Q_lo), Q_lo = Q - trunc_tf32(Q), from each stage's Q tile
+// into one of two shared buffers of the same swizzled layout (kQsStages stages, kQsSmemBytes), so
+// per 8-deep k step one TF32 wgmma accumulates P_hi Q (Q's hi part: the tensor cores'
+// truncation of Q itself; issued before the pairs are formed) and one bf16 m64nNk16 wgmma
+// P_lo Q + P_hi Q_lo (each operand rounded to bf16: <= 2^-19 of |P Q| per product; unlike
+// 3xTF32 the P_lo Q term keeps P_lo Q_lo). One stage load per k block (kPRepeat 1): no low part
+// of Q in global memory.
 template <class H, class = void>
 struct HookQSplitSmem : std::false_type {};
 template <class H>

@@ -2,8 +2,8 @@
 // form, tf32; cooperative schedule): per stage each thread loads its P rows into registers
 // (sm90_tma_wgmma_regp.cuh), the Hook may rewrite them, and one m64n256 per k step reads Q from
 // shared memory. Variants by Hook: resident P (P k blocks kept for the tile and its epilogue)
-// and 3xTF32 with Q's low part formed in shared memory (Q split). The plain GEMM (IdentityHook)
-// takes the staged epilogue where the block fits (epilogue_regp_staged).
+// and 3xTF32 with Q's bf16 correction pairs formed in shared memory (Q split). The plain GEMM
+// (IdentityHook) takes the staged epilogue where the block fits (epilogue_regp_staged).
 #pragma once
 #include <cstdint>
 
@@ -99,15 +99,17 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
       fence_regs(other);  // the retired group's registers stayed in place until here
     });
   };
-  // Q split in shared memory (kQs): P's lo parts beside a0 / a1, and per k block kb one wgmma
-  // group: first the products that read the stage's Q itself (P_lo Q, P_hi Q), so the tensor
-  // cores work while the consumers form Q's low parts; then, once the consumers' wgmma reading
-  // Q-low buffer kb % 2 (k block kb - 2) have all completed (barrier 1: each consumer passed its
-  // wait_group 1 of k block kb - 1, or its tile's wait_group 0), the consumers form the stage's
-  // Q low parts in it (8 of the tile's 2048 16-byte units per thread, same offsets, so Q's
-  // descriptors serve it at another base), fence them to the async proxy and meet again
-  // (barrier 2) before P_hi Q_lo reads them. (Issued after the low parts, the three products
-  // made the GDN f32 backward pass 1.05% slower on the H100: gdn-rounds.md, round 16.)
+  // Q split in shared memory (kQs), 3xTF32 with its two corrections as one bf16 wgmma: P's bf16
+  // pairs (P_lo, P_hi) beside a0 / a1 (the hook's operand_split), and per k block kb one wgmma
+  // group: first P_hi Q (TF32; the tensor cores truncate Q), so the tensor cores work while the
+  // consumers form the stage's Q pairs; then, once the consumers' wgmma reading pair buffer
+  // kb % 2 (k block kb - 2) have all completed (barrier 1: each consumer passed its wait_group 1
+  // of k block kb - 1, or its tile's wait_group 0), the consumers write the bf16 pairs
+  // (Q, Q - trunc Q) of the stage's Q over it (8 of the tile's 2048 16-byte units per thread, same
+  // offsets: a K-major row of 16 bf16 is the 32 bytes of 8 floats, so Q's descriptors serve it at
+  // another base), fence them to the async proxy and meet again (barrier 2) before one bf16
+  // m64n256k16 per k step adds P_lo Q + P_hi Q_lo. 2 tensor instructions of TF32 time per k step
+  // instead of 3xTF32's 3 (gdn-rounds.md, round 19; round 16 ordered the TF32 form's products).
   [[maybe_unused]] std::uint32_t l0[16], l1[16];
   [[maybe_unused]] auto step3 = [&](std::uint32_t(&a)[16], std::uint32_t(&al)[16],
                                     std::uint32_t(&other)[16], std::uint32_t(&other_l)[16], int kb,
@@ -123,23 +125,21 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
       hook.operand_split(a, al, kb);
       wgmma_group(fence, [&] {
 #pragma unroll
-        for (int s = 0; s < kMmaPerStage; ++s) {
-          const std::uint64_t dq = gmma_desc(sq + s * kStepQ, kLboQ, kSbo);
-          WgmmaTf32Rs::mma(d, &al[4 * s], dq, (j | s) != 0 ? 1u : 0u);
-          WgmmaTf32Rs::mma(d, &a[4 * s], dq, 1u);
-        }
+        for (int s = 0; s < kMmaPerStage; ++s)
+          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sq + s * kStepQ, kLboQ, kSbo),
+                           (j | s) != 0 ? 1u : 0u);
         named_sync(kQsBar, 128 * kConsumers);
         const std::uint32_t unit = (threadIdx.x - 128) * 16;
 #pragma unroll
         for (int i = 0; i < kUnits; ++i) {
           const std::uint32_t off = unit + i * (128 * kConsumers * 16);
-          sts128(sl + off, tf32_low_parts(lds128(sq + off)));
+          sts128(sl + off, tf32_correction_pairs(lds128(sq + off)));
         }
         fence_proxy_async_shared();
         named_sync(kQsBar, 128 * kConsumers);
 #pragma unroll
         for (int s = 0; s < kMmaPerStage; ++s)
-          WgmmaTf32Rs::mma(d, &a[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
+          WgmmaBf16Rs::mma(d, &al[4 * s], gmma_desc(sl + s * kStepQ, kLboQ, kSbo), 1u);
       });
       ml.retire_previous(j, [&] {
         fence_operands(d);
