@@ -758,7 +758,7 @@ typedef struct gpuopt_reduce_desc_t {
  *   and MAX; for ARGMIN/ARGMAX they compare equal.
  *
  * Determinism: in both modes every variant reduces in an order fixed by the problem (op, type,
- * n, segment layout) and by the address of @p in modulo 16 bytes, never by timing: repeated
+ * n, segment layout) and by the address of @p in modulo 512 bytes, never by timing: repeated
  * calls give the same bits on the same device (`cub`: on the same device). MIN, MAX, ARGMIN,
  * ARGMAX and integer sums are exact, so every variant gives the same bits.
  *

@@ -157,6 +157,33 @@ TEST_F(Reduce, LargeArrays) {
   run_all(whole(GPUOPT_REDUCE_MIN, GPUOPT_DTYPE_BF16, n));
 }
 
+// The piece split of one array: SUM/MIN/MAX take the deep kernel (2048 pieces from 32 MiB up),
+// ARGMIN/ARGMAX the 4-load one; piece starts are rounded down to 512-byte boundaries of the
+// address, so the misaligned inputs move every boundary (outputs poisoned before each run).
+TEST_F(Reduce, PieceBoundariesOfOneArray) {
+  const std::vector<std::string> vec = {"warp_shuffle_vec", "sm90_cluster"};
+  const std::int64_t big = (std::int64_t{1} << 23) + 12345;  // f32/i32: 2048 pieces
+  for (gpuopt_reduce_op_t op : {GPUOPT_REDUCE_SUM, GPUOPT_REDUCE_MAX, GPUOPT_REDUCE_ARGMAX}) {
+    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_F32}) {
+      for (std::int64_t shift : {0, 1}) {
+        run_all(whole(op, t, big, shift), nullptr, vec);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  const std::int64_t mid = 3000017;  // 367 (bf16/f16) to 1465 (i64/f64) pieces
+  for (gpuopt_reduce_op_t op : {GPUOPT_REDUCE_SUM, GPUOPT_REDUCE_MIN}) {
+    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U32, GPUOPT_DTYPE_F64,
+                             GPUOPT_DTYPE_BF16, GPUOPT_DTYPE_F16}) {
+      for (std::int64_t shift : {0, 3}) {
+        if (shift * static_cast<std::int64_t>(gput::in_size(t)) % 16 == 0 && shift) continue;
+        run_all(whole(op, t, mid, shift), nullptr, vec);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST_F(Reduce, RowsOfAMatrix) {
   for (gpuopt_reduce_op_t op : kOps) {
     for (gpuopt_dtype_t t : kTypes) {

@@ -200,19 +200,36 @@ TEST(ReducePlan, WholeArraySplitsByBytesUpTo2048Pieces) {
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 4096)).splits, 1);
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 4097)).splits, 2);
   EXPECT_EQ(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 1 << 20)).splits, 256);
-  // Large arrays: 1 MiB pieces, 1024 to 2048 of them.
-  EXPECT_EQ(
-      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_I32, std::int64_t{1} << 26)).splits,
-      1024);
-  EXPECT_EQ(
-      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_I32, std::int64_t{1} << 28)).splits,
-      1024);
-  EXPECT_EQ(
-      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F64, std::int64_t{1} << 28)).splits,
-      2048);
-  EXPECT_EQ(
-      gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 34)).splits,
-      2048);
+  // SUM/MIN/MAX of one array: the deep kernel, 2048 pieces of at least 16 KiB.
+  for (gpuopt_reduce_op_t op : {GPUOPT_REDUCE_SUM, GPUOPT_REDUCE_MIN, GPUOPT_REDUCE_MAX}) {
+    for (gpuopt_dtype_t t : {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_F32, GPUOPT_DTYPE_F64}) {
+      for (std::int64_t n : {std::int64_t{1} << 26, std::int64_t{1} << 28, std::int64_t{300000007},
+                             std::int64_t{1} << 34}) {
+        const gpuopt::ReducePlan plan = gpuopt::reduce_plan(whole(op, t, n));
+        EXPECT_TRUE(plan.deep) << op << " " << t << " " << n;
+        EXPECT_EQ(plan.splits, 2048) << op << " " << t << " " << n;
+      }
+    }
+  }
+  EXPECT_TRUE(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_MAX, GPUOPT_DTYPE_F32, 7)).deep);
+  // ARGMIN/ARGMAX (the deep kernel lost there): 1 MiB pieces, 1024 to 2048 of them.
+  for (gpuopt_reduce_op_t op : {GPUOPT_REDUCE_ARGMIN, GPUOPT_REDUCE_ARGMAX}) {
+    EXPECT_FALSE(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_F32, std::int64_t{1} << 28)).deep);
+    EXPECT_EQ(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_I32, std::int64_t{1} << 26)).splits, 1024);
+    EXPECT_EQ(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_F32, std::int64_t{1} << 28)).splits, 1024);
+    EXPECT_EQ(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_F32, 300000007)).splits, 1145);
+    EXPECT_EQ(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_F64, std::int64_t{1} << 28)).splits, 2048);
+    EXPECT_EQ(gpuopt::reduce_plan(whole(op, GPUOPT_DTYPE_F32, std::int64_t{1} << 34)).splits, 2048);
+  }
+  // Segments keep the 4-load kernel: one segment of offsets like ARGMIN/ARGMAX, rows spread
+  // kReduceTargetBlocks blocks.
+  ReduceProblem one = whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28);
+  one.offsets = kOffsets;
+  EXPECT_FALSE(gpuopt::reduce_plan(one).deep);
+  EXPECT_EQ(gpuopt::reduce_plan(one).splits, 1024);
+  const gpuopt::ReducePlan r = gpuopt::reduce_plan(rows(GPUOPT_DTYPE_F32, 512, 131072, 131072));
+  EXPECT_FALSE(r.deep);
+  EXPECT_EQ(r.splits, 4);
   EXPECT_FALSE(gpuopt::reduce_plan(whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, 7)).warp_per_segment)
       << "one short array is one block";
 }
@@ -255,7 +272,7 @@ TEST(ReducePlan, ClusterShapes) {
   const gpuopt::ClusterPlan w = gpuopt::reduce_cluster_plan(
       whole(GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_F32, std::int64_t{1} << 28));
   EXPECT_EQ(w.cluster, 8);
-  EXPECT_EQ(w.clusters_per_segment, 256);  // 2048 CTAs (warp_shuffle_vec: 1024 pieces)
+  EXPECT_EQ(w.clusters_per_segment, 256);  // 2048 CTAs
   const gpuopt::ClusterPlan r =
       gpuopt::reduce_cluster_plan(rows(GPUOPT_DTYPE_F32, 256, 1 << 16, 1 << 16));
   EXPECT_EQ(r.cluster, 8);

@@ -57,14 +57,22 @@ static_assert(kTotal <= kOpWorkspaceBytes, "reduce workspace layout exceeds the 
 // the same on every device.
 struct ReducePlan {
   bool warp_per_segment = false;  // short segments: one warp per segment, scalar loads
-  std::int64_t splits = 1;        // pieces per segment (block class); > 1 uses partials+counters
+  // One array of SUM/MIN/MAX: warp_shuffle_vec's deep kernel (kReduceDeepUnroll loads in flight
+  // per thread, kReduceDeepMinBlocks resident blocks) over kReduceTargetBlocks pieces.
+  bool deep = false;
+  std::int64_t splits = 1;  // pieces per segment (block class); > 1 uses partials+counters
 };
 
 // Tuning constants of the plan (see docs/notes/reduce.md).
 constexpr int kReduceThreads = 256;   // block size of the vector rungs
 constexpr int kReduceUnroll = 4;      // 16-byte loads in flight per thread
 constexpr int kReduceLaneRounds = 8;  // f32 SUM: rounds between widenings of the f32 partials
-constexpr std::int64_t kReduceTargetBlocks = 2048;        // ~4 waves of 528 blocks on an H200
+constexpr int kReduceDeepUnroll = 8;  // deep kernel (ReducePlan::deep): loads in flight per thread
+constexpr int kReduceDeepMinBlocks = 2;  // deep kernel: resident blocks per SM (128 registers)
+// Piece boundaries fall on multiples of this many bytes of the input's address (H100: pieces
+// starting mid-line cost 4-8%, 128-byte boundaries half of that; docs/notes/reduce.md).
+constexpr int kReducePieceAlignBytes = 512;
+constexpr std::int64_t kReduceTargetBlocks = 2048;  // pieces of the deep kernel; several segments
 constexpr std::int64_t kReduceMinPieceBytes = 16 << 10;   // one iteration of a block
 constexpr std::int64_t kReduceArrayPieceBytes = 1 << 20;  // one segment: piece size aimed at
 constexpr std::int64_t kReduceWarpMaxLen = 512;           // warp per segment up to this

@@ -77,10 +77,15 @@ ReducePlan reduce_plan(const ReduceProblem& p) {
     return plan;
   }
   const std::int64_t segs = segment_count(p), bytes = segment_bytes(p);
-  // One segment: pieces of kReduceArrayPieceBytes, between kReduceTargetBlocks / 2 and
-  // kReduceTargetBlocks of them (H200: fewer, longer pieces won up to 1 GiB, 2048 at 2 GiB);
-  // several: kReduceTargetBlocks blocks spread over the segments.
-  const std::int64_t by_blocks = segs == 1
+  // One array of SUM/MIN/MAX: the deep kernel over kReduceTargetBlocks pieces (H100: 0.4-1.2%
+  // over the 4-load kernel at 2^27..2^29, 2048 pieces 0.4-1.0% over 1024). ARGMIN/ARGMAX (the
+  // deep kernel lost 4-8% there) and one segment of offsets: pieces of kReduceArrayPieceBytes,
+  // between kReduceTargetBlocks / 2 and kReduceTargetBlocks of them (H200: fewer, longer pieces
+  // won up to 1 GiB). Several segments: kReduceTargetBlocks blocks spread over them.
+  const bool arg = p.op == GPUOPT_REDUCE_ARGMIN || p.op == GPUOPT_REDUCE_ARGMAX;
+  plan.deep = !p.segmented() && !arg;
+  const std::int64_t by_blocks = plan.deep ? kReduceTargetBlocks
+                                 : segs == 1
                                      ? std::clamp(ceil_div64(bytes, kReduceArrayPieceBytes),
                                                   kReduceTargetBlocks / 2, kReduceTargetBlocks)
                                      : ceil_div64(kReduceTargetBlocks, segs);
@@ -91,7 +96,7 @@ ReducePlan reduce_plan(const ReduceProblem& p) {
 ClusterPlan reduce_cluster_plan(const ReduceProblem& p) {
   ClusterPlan c;
   // kReduceTargetBlocks CTAs spread over the segments, one segment included: the cluster rung
-  // lost 4-8% with warp_shuffle_vec's 1 MiB pieces for one segment (H200).
+  // lost 4-8% with 1024 pieces of 1 MiB for one segment (H200).
   const std::int64_t k =
       reduce_plan(p).warp_per_segment
           ? 1

@@ -163,7 +163,7 @@ template <>
 struct SumTypes<float> {
   using acc = double;  // f32 sums accumulate in f64, rounded once at the end
   using out = float;
-  using lane = float;  // partials of at most kReduceLaneRounds + kReduceUnroll - 2 elements
+  using lane = float;  // partials of at most 10 elements (reduce_piece: kLaneRounds + kUnroll - 2)
 };
 template <>
 struct SumTypes<double> {
