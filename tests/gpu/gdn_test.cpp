@@ -314,6 +314,61 @@ TEST_F(Gdn, BackwardTf32OnePassPersistentRounds) {
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 
+// The sm_90a backward passes run back to back on one workspace: two problems of one shape share
+// it and run four times (A B A B) with no synchronization between the passes, outputs poisoned
+// first; each must match the reference and be bitwise equal to its pass run alone (the stages of
+// a pass overwrite t, the gamma splits and the partials in the workspace that the previous
+// pass's last stages read). 3 x 256 x 80 x 72 (135 units: with clusters of 1 the one-pass CTAs
+// without a unit in the second round exit after the first; history round 22) and 2 x 200 x 36 x
+// 20 inverse (12 units, a partial k block), both modes, both sm_90a variants.
+TEST_F(Gdn, Sm90BackwardBackToBackSharedWorkspace) {
+  for (const char* variant : {"sm90_onepass_fused", "sm90_wgmma_fused"}) {
+    if (!available(variant)) GTEST_SKIP() << variant << " needs sm_90a";
+    force_variant(GPUOPT_OP_GDN, variant);
+    for (gpuopt_compute_t mode : kModes)
+      for (const GdnCase& k :
+           {gput::gdn_case(3, 256, 80, 72, 0, mode), gput::gdn_case(2, 200, 36, 20, 1, mode)}) {
+        SCOPED_TRACE(k.str() + " " + variant);
+        GdnData a(k, rng_), b(k, rng_);
+        ASSERT_TRUE(a.prepare(ctx_));
+        const gpuopt_gdn_desc_t desc = k.desc();
+        auto pass = [&](GdnData& d) {
+          EXPECT_GPUOPT_OK(gpuopt_gdn_backward(ctx_, stream_, &desc, d.x_dev(), d.beta_dev(),
+                                               d.gamma_dev(), d.dy_dev(), d.dx_dev(), d.dbeta_dev(),
+                                               d.dgamma_dev(), a.ws(), a.ws_bytes()));
+        };
+        auto outputs = [](const GdnData& d) {
+          std::vector<float> v = d.dx(), db = d.dbeta(), dg = d.dgamma();
+          v.insert(v.end(), db.begin(), db.end());
+          v.insert(v.end(), dg.begin(), dg.end());
+          return v;
+        };
+        a.poison();
+        b.poison();
+        for (int r = 0; r < 2; ++r) {
+          pass(a);
+          pass(b);
+        }
+        sync();
+        EXPECT_EQ(last_variant(), variant);
+        EXPECT_TRUE(a.check_backward());
+        EXPECT_TRUE(b.check_backward());
+        const std::vector<float> a4 = outputs(a), b4 = outputs(b);
+        for (GdnData* d : {&a, &b}) {
+          d->poison();
+          pass(*d);
+          sync();
+          const std::vector<float> alone = outputs(*d);
+          const std::vector<float>& together = d == &a ? a4 : b4;
+          ASSERT_EQ(alone.size(), together.size());
+          EXPECT_EQ(std::memcmp(alone.data(), together.data(), alone.size() * sizeof(float)), 0)
+              << (d == &a ? "A" : "B") << " differs from its pass run alone";
+        }
+      }
+  }
+  force_variant(GPUOPT_OP_GDN, "auto");
+}
+
 // sm90_onepass_fused's f32 backward pass with 3xTF32's two corrections as one bf16 wgmma per k
 // step (GEMM 1: x2_lo g + x2_hi g_lo, GEMM 2: t_lo g + t_hi g_lo), at set_coherent_inputs's
 // inputs (dy random).

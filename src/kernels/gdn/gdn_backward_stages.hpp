@@ -15,7 +15,8 @@ gpuopt_status_t gdn_fused_backward_grad(const GdnProblem& p, const ExecEnv& env)
 // partials in a fixed order (deterministic). Needs t and the dbeta partials of the stage above.
 gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& env);
 // Only the fixed-order sums of dgamma and dbeta from the partials in the workspace (dgamma
-// partials per (image, kGdnDgammaChunk-pixel chunk): [image * chunks + chunk][i][j]).
+// partials per (image, kGdnDgammaChunk-pixel chunk): [image * chunks + chunk][i][j];
+// gdn_partial_sums.cu).
 gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env);
 
 // gamma as sm90_wgmma_fused's B operand, into out (sm90_wgmma_fused.cu): per 32-deep k block of

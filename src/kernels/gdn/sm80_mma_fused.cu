@@ -18,7 +18,8 @@
 //              and per-block dbeta partials; (2) one launch of two GEMMs interleaved per image:
 //              dgamma partials = t x^2^T over (image, 2048-pixel chunk) (split-K) and
 //              u = gamma^T t with epilogue dx += 2 x u, so t and x come from DRAM once;
-//              (3) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials.
+//              (3) a fixed-order (deterministic) f64 sum of the dgamma and dbeta partials
+//              (gdn_partial_sums.cu, shared with the sm_90a rungs).
 //              H200 (run 3, 0fd945d): 1.303 ms f32 (1.22x composed), 0.804 ms tf32 (0.93x).
 //              H100 (round 12, partial sums batched, whole-tile GEMM paths): 1.085 ms f32
 //              (1.59x), 0.648-0.657 ms tf32 (1.42-1.45x). Stage (1) also serves
@@ -175,59 +176,6 @@ struct DgammaEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
-// dgamma[e] = sum_s dgpart[s][e] and dbeta[i] = sum_q bpart[q][i] in f64, each in one fixed order
-// (deterministic). Blocks [0, dg_blocks): one dgamma element per thread, the partials loaded
-// kSumBatch at a time before they are added in index order (the old one-load-per-add loop was
-// latency bound: 117 us at N = 32, C = 256 on the H100, ncu). Blocks after those: kSumChannels
-// dbeta channels per block, kSumSlices threads per channel each summing every kSumSlices-th
-// partial, then the slices in order (1024 partials per channel at the bar shape: one thread per
-// channel took the whole 117 us).
-constexpr int kSumThreads = 256;
-constexpr int kSumBatch = 8;
-constexpr int kSumChannels = 8;
-constexpr int kSumSlices = kSumThreads / kSumChannels;
-
-// sum_{q < count} v[q * stride] in index order, kSumBatch independent loads in flight.
-__device__ double sum_strided(const float* v, long long count, long long stride) {
-  double s = 0.0;
-  long long q = 0;
-  for (; q + kSumBatch <= count; q += kSumBatch) {
-    float b[kSumBatch];
-#pragma unroll
-    for (int u = 0; u < kSumBatch; ++u) b[u] = v[(q + u) * stride];
-#pragma unroll
-    for (int u = 0; u < kSumBatch; ++u) s += b[u];
-  }
-  for (; q < count; ++q) s += v[q * stride];
-  return s;
-}
-
-__global__ void __launch_bounds__(kSumThreads)
-    gdn_sum_partials(const float* dgpart, long long splits, long long cc, long long dg_blocks,
-                     float* dgamma, const float* bpart, long long bparts, long long c,
-                     float* dbeta) {
-  if (blockIdx.x < dg_blocks) {
-    const long long e = blockIdx.x * static_cast<long long>(kSumThreads) + threadIdx.x;
-    if (e < cc) dgamma[e] = static_cast<float>(sum_strided(dgpart + e, splits, cc));
-    return;
-  }
-  __shared__ double part[kSumSlices][kSumChannels];
-  const int ch = static_cast<int>(threadIdx.x) % kSumChannels;
-  const int slice = static_cast<int>(threadIdx.x) / kSumChannels;
-  const long long i = (blockIdx.x - dg_blocks) * kSumChannels + ch;
-  double s = 0.0;
-  if (i < c && slice < bparts)
-    s = sum_strided(bpart + slice * c + i, (bparts - slice + kSumSlices - 1) / kSumSlices,
-                    kSumSlices * c);
-  part[slice][ch] = s;
-  __syncthreads();
-  if (slice == 0 && i < c) {
-    double total = 0.0;
-    for (int k = 0; k < kSumSlices; ++k) total += part[k][ch];
-    dbeta[i] = static_cast<float>(total);
-  }
-}
-
 bool aligned(const void* ptr, std::uintptr_t bytes) {
   return reinterpret_cast<std::uintptr_t>(ptr) % bytes == 0;
 }
@@ -371,18 +319,6 @@ MmaArgs dgamma_args(const GdnProblem& p, const float* t) {
   return d;
 }
 
-// (3): dgamma and dbeta from their partials, in a fixed order.
-gpuopt_status_t sum_partials(const GdnProblem& p, const GdnWorkspaceLayout& l, long long chunks,
-                             const ExecEnv& env) {
-  const long long cc = p.c * p.c;
-  const long long dg_blocks = ceil_div(cc, kSumThreads);
-  const long long blocks = dg_blocks + ceil_div(p.c, kSumChannels);
-  gdn_sum_partials<<<static_cast<unsigned>(blocks), kSumThreads, 0, env.stream>>>(
-      gdn_ws_floats(p, l.dgpart), p.n * chunks, cc, dg_blocks, p.dgamma, gdn_ws_floats(p, l.bpart),
-      p.n * ceil_div(p.p, gdn::kBM), p.c, p.dbeta);
-  return check_launch(env.fn, "gdn fused partial sums kernel");
-}
-
 gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
   const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
   float* t = gdn_ws_floats(p, l.t);
@@ -402,7 +338,7 @@ gpuopt_status_t backward(const GdnProblem& p, const ExecEnv& env) {
                  : launch_blocks(gdn::gdn_mma_pair_kernel<true, false, true, true, DgammaEpi, false,
                                                           false, false, false, DxEpi, true>,
                                  blocks, env, kWhat, d, de, u, xe));
-  return sum_partials(p, l, d.chunks, env);
+  return gdn_fused_backward_sums(p, env);
 }
 
 }  // namespace
@@ -452,12 +388,7 @@ gpuopt_status_t gdn_fused_backward_dgamma(const GdnProblem& p, const ExecEnv& en
   const DgammaEpi de{gdn_ws_floats(p, l.dgpart), p.c, p.c % 2 == 0};
   GPUOPT_TRY((launch_mma<true, false, true, true>(p, d, p.n * d.chunks, de, env,
                                                   "gdn fused backward dgamma kernel")));
-  return sum_partials(p, l, d.chunks, env);
-}
-
-gpuopt_status_t gdn_fused_backward_sums(const GdnProblem& p, const ExecEnv& env) {
-  const GdnWorkspaceLayout l = gdn_fused_layout(GPUOPT_GDN_BACKWARD, p.n, p.c, p.p);
-  return sum_partials(p, l, ceil_div(p.p, kGdnDgammaChunk), env);
+  return gdn_fused_backward_sums(p, env);
 }
 
 }  // namespace gpuopt

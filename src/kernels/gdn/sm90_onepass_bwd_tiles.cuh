@@ -37,7 +37,9 @@ struct Params {
 // image or both outside, and move as one 8-byte access.)
 
 // Tile i of this CTA's sequence: unit (r * clusters + cluster) * kCluster + rank, r = i / 2,
-// half i % 2. Dead tiles (no unit, or no pixel of the half) still walk the gamma stream.
+// half i % 2. Dead tiles (no unit, or no pixel of the half) still walk the gamma stream; with
+// clusters of 1 a CTA's sequence ends with its last unit (the kernel's tile count), so only
+// halves without pixels are dead there.
 struct Tile {
   int unit, n, px0, h;
   bool unit_ok, live;
