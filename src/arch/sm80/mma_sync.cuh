@@ -45,6 +45,26 @@ __device__ __forceinline__ std::uint32_t pack_bf16x2(float lo, float hi) {
   return r;
 }
 
+// 3xTF32's two corrections as one bf16 product (a_lo b + a_hi b_lo, with k doubled: a register
+// of a TF32 fragment (k j) becomes the bf16 pair (k 2j, 2j + 1) in the same register): the pair
+// of one f32 operand v whose TF32 part is hi (v - hi exact). kA, the A side: (v - hi, hi); the B
+// side: (v, v - hi). Low half first.
+template <bool kA>
+__device__ __forceinline__ std::uint32_t bf16_correction_pair(float v, float hi) {
+  if constexpr (kA) return pack_bf16x2(v - hi, hi);
+  return pack_bf16x2(v, v - hi);
+}
+
+// The same for four raw floats of a shared f32 operand whose TF32 part is the tensor cores'
+// truncation of the value itself (hi = v with its low 13 bits cleared).
+template <bool kA>
+__device__ __forceinline__ uint4 bf16_correction_pairs_trunc(uint4 v) {
+  auto pair = [](std::uint32_t u) {
+    return bf16_correction_pair<kA>(__uint_as_float(u), __uint_as_float(u & 0xffffe000u));
+  };
+  return make_uint4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
+}
+
 // m8n8k4, f64 (sm_80+): c0, c1 += a * b over one 8 x 8 x 4 step.
 __device__ __forceinline__ void mma_m8n8k4_f64(double& c0, double& c1, double a, double b) {
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"

@@ -147,30 +147,31 @@ struct WgmmaTf32 {
                         __VA_ARGS__);                                                     \
   }
 
+// The three RS members (N = 64 / 128 / 256) of one input type: K_TYPES "kK.f32.A.B", TAIL the
+// operands after scale-d's immediates (", 0": imm-trans-b for 16-bit types; "" for tf32).
+#define GPUOPT_WGMMA_RS_FNS(K_TYPES, TAIL)                                       \
+  GPUOPT_WGMMA_RS_FN(32, "m64n64" K_TYPES, GPUOPT_WG_REGS32, "%37",              \
+                     ", {%32, %33, %34, %35}, %36, p, 1, 1" TAIL, GPUOPT_WG_D32) \
+  GPUOPT_WGMMA_RS_FN(64, "m64n128" K_TYPES, GPUOPT_WG_REGS64, "%69",             \
+                     ", {%64, %65, %66, %67}, %68, p, 1, 1" TAIL, GPUOPT_WG_D64) \
+  GPUOPT_WGMMA_RS_FN(128, "m64n256" K_TYPES, GPUOPT_WG_REGS128, "%133",          \
+                     ", {%128, %129, %130, %131}, %132, p, 1, 1" TAIL, GPUOPT_WG_D128)
+
 // D(64xN, f32) (+)= A(64x8) * B(8xN), N = 64 / 128 / 256, tf32, A from registers (the RS form: any
 // layout in shared memory can feed A), B K-major from shared memory. a[0..3] hold, for lane l of
 // warp w of the warpgroup, A(16w + l/4 (+8 for a1, a3), l%4 (+4 for a2, a3)). The registers must
 // hold their values until wgmma.wait_group reports the group complete.
 struct WgmmaTf32Rs {
-  GPUOPT_WGMMA_RS_FN(32, "m64n64k8.f32.tf32.tf32", GPUOPT_WG_REGS32, "%37",
-                     ", {%32, %33, %34, %35}, %36, p, 1, 1", GPUOPT_WG_D32)
-  GPUOPT_WGMMA_RS_FN(64, "m64n128k8.f32.tf32.tf32", GPUOPT_WG_REGS64, "%69",
-                     ", {%64, %65, %66, %67}, %68, p, 1, 1", GPUOPT_WG_D64)
-  GPUOPT_WGMMA_RS_FN(128, "m64n256k8.f32.tf32.tf32", GPUOPT_WG_REGS128, "%133",
-                     ", {%128, %129, %130, %131}, %132, p, 1, 1", GPUOPT_WG_D128)
+  GPUOPT_WGMMA_RS_FNS("k8.f32.tf32.tf32", "")
 };
 // D(64xN, f32) (+)= A(64x16) * B(16xN), N = 64 / 128 / 256, bf16, A from registers, B K-major from
 // shared memory (imm-trans-b 0). a[0..3] hold bf16 pairs (low half the even k) for lane l of warp
 // w: A(16w + l/4 (+8 for a1, a3), 2 (l%4) + {0, 1} (+8 for a2, a3)) -- the k of WgmmaTf32Rs's
 // element times two, so a TF32 fragment's element becomes a pair in the same register.
 struct WgmmaBf16Rs {
-  GPUOPT_WGMMA_RS_FN(32, "m64n64k16.f32.bf16.bf16", GPUOPT_WG_REGS32, "%37",
-                     ", {%32, %33, %34, %35}, %36, p, 1, 1, 0", GPUOPT_WG_D32)
-  GPUOPT_WGMMA_RS_FN(64, "m64n128k16.f32.bf16.bf16", GPUOPT_WG_REGS64, "%69",
-                     ", {%64, %65, %66, %67}, %68, p, 1, 1, 0", GPUOPT_WG_D64)
-  GPUOPT_WGMMA_RS_FN(128, "m64n256k16.f32.bf16.bf16", GPUOPT_WG_REGS128, "%133",
-                     ", {%128, %129, %130, %131}, %132, p, 1, 1, 0", GPUOPT_WG_D128)
+  GPUOPT_WGMMA_RS_FNS("k16.f32.bf16.bf16", ", 0")
 };
+#undef GPUOPT_WGMMA_RS_FNS
 #undef GPUOPT_WGMMA_RS_FN
 #undef GPUOPT_WGMMA_RS_ASM
 

@@ -61,6 +61,11 @@ GdnWorkspaceLayout gdn_composed_layout(gpuopt_gdn_pass_t pass, std::int64_t n, s
 GdnWorkspaceLayout gdn_fused_layout(gpuopt_gdn_pass_t pass, std::int64_t n, std::int64_t c,
                                     std::int64_t p);
 // The piece of p's workspace at byte offset `offset` (from a layout above).
+// Whether ptr is a multiple of `bytes` (vector loads, TMA bases).
+inline bool gdn_aligned(const void* ptr, std::uintptr_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % bytes == 0;
+}
+
 inline float* gdn_ws_floats(const GdnProblem& p, std::size_t offset) {
   return reinterpret_cast<float*>(static_cast<char*>(p.workspace) + offset);
 }

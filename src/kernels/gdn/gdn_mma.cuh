@@ -151,8 +151,7 @@ template <bool Split3, bool Round, bool BfCorr, bool IsA>
 __device__ __forceinline__ void split_parts(float v, unsigned& hi, unsigned& lo) {
   if constexpr (BfCorr) {
     hi = sm80::tf32_rna_bits(v);
-    const float h = __uint_as_float(hi), r = v - h;
-    lo = IsA ? sm80::pack_bf16x2(r, h) : sm80::pack_bf16x2(v, r);
+    lo = sm80::bf16_correction_pair<IsA>(v, __uint_as_float(hi));
   } else {
     split<Split3, Round>(v, hi, lo);
   }

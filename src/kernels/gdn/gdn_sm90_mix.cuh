@@ -15,11 +15,9 @@ namespace gdn_sm90 {
 
 constexpr int kKBlock = sm90::kRowBytes / 4;  // k elements per stage (32 f32)
 
-inline bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-
 // Whether tf32 mode can read gamma in place (TMA: 16-byte base and row pitch).
 inline bool gamma_direct(const GdnProblem& p) {
-  return p.tf32 && p.c % 4 == 0 && aligned16(p.gamma);
+  return p.tf32 && p.c % 4 == 0 && gdn_aligned(p.gamma, 16);
 }
 
 // Plan of the per-image NN GEMM (gpuopt column-major terms) C (P x C, ld P) = A (P x C view of

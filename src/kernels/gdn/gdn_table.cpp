@@ -1,6 +1,4 @@
 // The gdn variant table and its dispatch rule (see gdn.hpp).
-#include <cstdint>
-
 #include "kernels/gdn/gdn.hpp"
 #include "kernels/variant_row.hpp"
 #include "runtime/error.hpp"
@@ -55,12 +53,10 @@ int sm90_wgmma_fused_pref(const GdnProblem& p, const DeviceDesc&) {
 }  // namespace
 
 bool gdn_persist_fits(const GdnProblem& p, const DeviceDesc& dev) {
-  const auto aligned16 = [](const void* ptr) {
-    return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0;
-  };
   // (N * C must fit the kernel's 32-bit image offset arithmetic)
-  return p.c == 2 * kGdnTile && p.p % kGdnTile == 0 && p.n <= 2147483647 / p.c && aligned16(p.x) &&
-         aligned16(p.gamma) && dev.smem_optin >= kGdnPersistSmemBytes && dev.sm_count > 0;
+  return p.c == 2 * kGdnTile && p.p % kGdnTile == 0 && p.n <= 2147483647 / p.c &&
+         gdn_aligned(p.x, 16) && gdn_aligned(p.gamma, 16) &&
+         dev.smem_optin >= kGdnPersistSmemBytes && dev.sm_count > 0;
 }
 
 namespace {

@@ -176,23 +176,19 @@ struct DgammaEpi {
   __device__ void row_sum(int, int, int, float) const {}
 };
 
-bool aligned(const void* ptr, std::uintptr_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(ptr) % bytes == 0;
-}
-
 // Tile counts, and whether each operand can move in 16-byte copies (every tile row starts
 // 16-byte aligned: aligned base, leading dimension and image stride multiples of 4).
 void set_tiles(MmaArgs* a) {
   a->mtiles = static_cast<int>(ceil_div(a->m, gdn::kBM));
   a->ntiles = static_cast<int>(ceil_div(a->n, gdn::kBM));
-  a->vec_a = aligned(a->a, 16) && a->lda % 4 == 0 && a->a_img % 4 == 0;
-  a->vec_b = aligned(a->b, 16) && a->ldb % 4 == 0 && a->b_img % 4 == 0;
+  a->vec_a = gdn_aligned(a->a, 16) && a->lda % 4 == 0 && a->a_img % 4 == 0;
+  a->vec_b = gdn_aligned(a->b, 16) && a->ldb % 4 == 0 && a->b_img % 4 == 0;
 }
 
 // Two adjacent pixels of a row move as one float2: even pixel count, 8-byte aligned tensors.
 bool pairs(const GdnProblem& p, const float* extra) {
-  return p.p % 2 == 0 && aligned(p.x, 8) && aligned(p.y, 8) && aligned(p.dy, 8) &&
-         aligned(p.dx, 8) && aligned(extra, 8);
+  return p.p % 2 == 0 && gdn_aligned(p.x, 8) && gdn_aligned(p.y, 8) && gdn_aligned(p.dy, 8) &&
+         gdn_aligned(p.dx, 8) && gdn_aligned(extra, 8);
 }
 
 // Sets the kernel's shared memory limit to smem bytes and launches `blocks` blocks of `threads`.
@@ -263,8 +259,8 @@ gpuopt_status_t launch_resident(const GdnProblem& p, const Epi& epi, const ExecE
   a.c = static_cast<int>(p.c);
   a.p = p.p;
   a.ptiles = static_cast<int>(ceil_div(p.p, gdn::kBM));
-  a.vec_gamma = aligned(p.gamma, 16) && p.c % 4 == 0;
-  a.vec_x = aligned(p.x, 16) && p.p % 4 == 0;
+  a.vec_gamma = gdn_aligned(p.gamma, 16) && p.c % 4 == 0;
+  a.vec_x = gdn_aligned(p.x, 16) && p.p % 4 == 0;
   const long long tiles = p.n * a.ptiles;
   // Whole problems (the bar's shape): the persistent kernel, one block per SM (issue 19, H100,
   // N = 32, C = 256, 64 x 64, one process: tf32 0.1604 -> 0.1343 ms, f32 0.2952 -> 0.2255).
@@ -347,7 +343,7 @@ gpuopt_status_t gdn_launch_sm80_mma_fused(const GdnProblem& p, const ExecEnv& en
   if (p.pass == GPUOPT_GDN_BACKWARD) return backward(p, env);
   if (resident_fits(p, env)) {
     constexpr const char* kWhat = "gdn fused forward (resident x) kernel";
-    const bool pair = pairs(p, p.y), quad = p.p % 4 == 0 && aligned(p.y, 16);
+    const bool pair = pairs(p, p.y), quad = p.p % 4 == 0 && gdn_aligned(p.y, 16);
     return p.inverse ? launch_resident(p, ResForwardEpi<true>{p.y, pair, quad}, env, kWhat)
                      : launch_resident(p, ResForwardEpi<false>{p.y, pair, quad}, env, kWhat);
   }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "arch/sm80/mma_sync.cuh"
 #include "arch/sm90/fence.cuh"
 #include "arch/sm90/mbarrier.cuh"
 #include "arch/sm90/named_barrier.cuh"
@@ -30,17 +31,6 @@ __device__ __forceinline__ float dbeta_tile(std::uint32_t sx, int k) {
 #pragma unroll 8
   for (int r = 0; r < kTilePx; ++r) s4[r & 3] += __uint_as_float(sm90::lds32(sx + t_offset(r, k)));
   return (s4[0] + s4[1]) + (s4[2] + s4[3]);
-}
-
-// The bf16 pairs (v - trunc(v), trunc(v)) (low half first) of four raw floats: the register
-// operand of 3xTF32's two corrections as one bf16 wgmma, for the TF32 product of trunc(v) (the
-// tensor cores' truncation of a shared f32 operand).
-__device__ __forceinline__ uint4 bf16_correction_pairs(uint4 v) {
-  auto pair = [](std::uint32_t u) {
-    const float h = __uint_as_float(u & 0xffffe000u);
-    return sm80::pack_bf16x2(__uint_as_float(u) - h, h);
-  };
-  return make_uint4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
 }
 
 // dx0 of a GEMM 2 half back from L2 (dx0[j]: channel c0 + 8 (j / 2) + j % 2 at pixels pix,
@@ -169,7 +159,7 @@ __device__ __forceinline__ void gemm2_half(float (&u)[32], Mainloop& ml, int cw,
 #pragma unroll
       for (int s = 0; s < 4; ++s) {
         const int k = 32 * kb + 8 * s + q;
-        const uint4 lo = bf16_correction_pairs(
+        const uint4 lo = sm80::bf16_correction_pairs_trunc<true>(
             make_uint4(lds32(sx + t_offset(row0, k)), lds32(sx + t_offset(row0 + 8, k)),
                        lds32(sx + t_offset(row0, k + 4)), lds32(sx + t_offset(row0 + 8, k + 4))));
         tl[4 * s] = lo.x;

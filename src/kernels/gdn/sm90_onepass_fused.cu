@@ -68,9 +68,8 @@ const char* gdn_can_sm90_onepass_fused(const GdnProblem& p, const DeviceDesc& de
   if (const char* why = gdn_can_sm90_wgmma_fused(p, dev)) return why;
   if (dev.smem_optin < static_cast<std::size_t>(kSmemBytes))
     return "needs 225 KiB of shared memory per block";
-  if (!gdn_sm90::aligned16(p.dy)) return "TMA needs dy aligned to 16 bytes";
-  if (reinterpret_cast<std::uintptr_t>(p.dx) % 8 != 0)
-    return "dx must be aligned to 8 bytes (pixel pairs)";
+  if (!gdn_aligned(p.dy, 16)) return "TMA needs dy aligned to 16 bytes";
+  if (!gdn_aligned(p.dx, 8)) return "dx must be aligned to 8 bytes (pixel pairs)";
   if (p.n == 0 || p.p == 0) return nullptr;  // empty: launches nothing
   if ((p.p + kGdnTile - 1) / kGdnTile > 2147483647 / p.n)
     return "the 128-pixel units must fit the kernel's int32 scheduler";

@@ -107,10 +107,10 @@ __global__ void gdn_split_gamma_kernel(const float* gamma, int c, int cp, int pa
       transposed ? static_cast<long long>(j) * c + i : static_cast<long long>(i) * c + j;
   const float g = j < c ? gamma[at] : 0.f;
   const std::uint32_t hi = tf32_rna_bits(g);
-  const float rest = g - __uint_as_float(hi);
+  const float h = __uint_as_float(hi), rest = g - h;
   std::uint32_t v = hi;
   if (part == 1 && pairs) {
-    v = sm80::pack_bf16x2(g, rest);
+    v = sm80::bf16_correction_pair<false>(g, h);
   } else if (part == 1) {
     v = tf32_rna_bits(rest);
   }
@@ -132,7 +132,7 @@ const char* gdn_can_sm90_wgmma_fused(const GdnProblem& p, const DeviceDesc& dev)
   if (dev.smem_optin < static_cast<std::size_t>(sm90::kSmemBytes))
     return "needs 193 KiB of shared memory per block";
   if (p.p % 4 != 0) return "TMA needs H * W to be a multiple of 4 (16-byte pixel rows)";
-  if (!gdn_sm90::aligned16(p.x)) return "TMA needs x aligned to 16 bytes";
+  if (!gdn_aligned(p.x, 16)) return "TMA needs x aligned to 16 bytes";
   if (p.p > 2147483647 || p.c > 2147483647 / 3 || p.n > 2147483647)
     return "extents must fit the kernel's int32 scheduler";
   return nullptr;

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 
+#include "arch/sm80/mma_sync.cuh"
 #include "arch/sm90/fence.cuh"
 #include "arch/sm90/mbarrier.cuh"
 #include "arch/sm90/named_barrier.cuh"
@@ -133,7 +134,7 @@ __device__ __forceinline__ void consume_regp(const Params& p, const typename K::
 #pragma unroll
         for (int i = 0; i < kUnits; ++i) {
           const std::uint32_t off = unit + i * (128 * kConsumers * 16);
-          sts128(sl + off, tf32_correction_pairs(lds128(sq + off)));
+          sts128(sl + off, sm80::bf16_correction_pairs_trunc<false>(lds128(sq + off)));
         }
         fence_proxy_async_shared();
         named_sync(kQsBar, 128 * kConsumers);

@@ -1,10 +1,7 @@
 // sm90_tma_wgmma: the register-P operand (wgmma RS form, tf32): which rows of an MN-major,
-// 128-byte swizzled tile a thread loads into registers, and the bf16 correction pairs of a Q tile
-// for 3xTF32 formed in shared memory.
+// 128-byte swizzled tile a thread loads into registers.
 #pragma once
 #include <cstdint>
-
-#include "arch/sm80/mma_sync.cuh"
 
 namespace gpuopt {
 namespace sm90 {
@@ -33,18 +30,6 @@ __device__ __forceinline__ RegRows reg_rows_of(int warp, int g) {
 // This thread's.
 __device__ __forceinline__ RegRows reg_rows() {
   return reg_rows_of((threadIdx.x >> 5) & 3, (threadIdx.x & 31) >> 2);
-}
-
-// The bf16 pairs (v, v - trunc(v)) (low half first) of four raw floats: in the bytes of a K-major
-// TF32 row, the shared operand of 3xTF32's two corrections as one bf16 wgmma (k 2j, 2j + 1 where
-// the TF32 row holds k j), for the TF32 product of trunc(v) (the tensor cores' truncation of the
-// f32 operand itself). v - trunc(v) is exact; each half is rounded to nearest bf16.
-__device__ __forceinline__ uint4 tf32_correction_pairs(uint4 v) {
-  auto pair = [](std::uint32_t u) {
-    const float f = __uint_as_float(u);
-    return sm80::pack_bf16x2(f, f - __uint_as_float(u & 0xffffe000u));
-  };
-  return make_uint4(pair(v.x), pair(v.y), pair(v.z), pair(v.w));
 }
 
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
