@@ -993,8 +993,8 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * around a cuBLAS GEMM, the usual way), `fused` (gpuopt's own GEMM with the squaring folded into
  * the operand load and the rsqrt and multiply into the epilogue), and on sm_90 `sm90_wgmma_fused`
  * (the same fused forward pass on wgmma tensor cores; H * W a multiple of 4; backward: the dx
- * and dgamma GEMMs on wgmma after `fused`'s z/t stage; in f32 mode the dgamma GEMM's 3xTF32
- * low part of t is formed in shared memory) and `sm90_onepass_fused` (backward pass only,
+ * and dgamma GEMMs on wgmma after `fused`'s z/t stage; in f32 mode the dgamma GEMM forms t's
+ * bf16 correction pairs in shared memory) and `sm90_onepass_fused` (backward pass only,
  * C <= 256, H * W a multiple of 4, x and dy 16-byte and dx 8-byte aligned: z, t, gamma^T t and
  * dx in one kernel per 64-pixel tile, then the wgmma dgamma GEMM; it answers
  * ::GPUOPT_ERROR_UNSUPPORTED for the forward pass).
@@ -1003,10 +1003,11 @@ GPUOPT_API gpuopt_status_t gpuopt_gdn_workspace_size(gpuopt_context_t ctx,
  * 1e-3 relative error). ::GPUOPT_COMPUTE_DEFAULT and ::GPUOPT_COMPUTE_F32 give f32 accuracy:
  * `composed` runs cuBLAS SGEMM (exact f32 FMA); `fused` runs an error-compensated 3xTF32 product
  * on the tensor cores (each operand split into a TF32 high part and a TF32 residual, a*b ~=
- * hi*hi + hi*lo + lo*hi with f32 accumulation; its forward kernel with x resident in shared
- * memory, C <= 256, and the one-pass backward kernel form the two residual terms from
- * bf16-rounded operands in one bf16 product, as accurate), which matches the f64 reference to about 1e-6 relative, like SGEMM, at
- * tensor-core speed. y must not overlap x (INVALID_ARGUMENT).
+ * hi*hi + hi*lo + lo*hi with f32 accumulation; the forward kernel with x resident in shared
+ * memory (C <= 256), the one-pass backward kernel and the wgmma dgamma GEMM form the two residual
+ * terms from bf16-rounded operands in one bf16 product, at least as accurate), which matches the
+ * f64 reference to about 1e-6 relative, like SGEMM, at tensor-core speed. y must not overlap x
+ * (INVALID_ARGUMENT).
  */
 GPUOPT_API gpuopt_status_t gpuopt_gdn_forward(gpuopt_context_t ctx, gpuopt_stream_t stream,
                                               const gpuopt_gdn_desc_t* desc, const float* x,
