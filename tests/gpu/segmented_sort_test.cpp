@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,11 @@ class SegmentedSort : public gput::OpTest<GPUOPT_OP_SEGMENTED_SORT> {
 
   void run_all(const SortSpec& s, const std::vector<std::string>& only = {}) {
     SortCase c(s, rng_.split());
+    run_all(c, only);
+  }
+
+  // Every variant (or those in only) and auto on c, whose host keys the caller may have set.
+  void run_all(SortCase& c, const std::vector<std::string>& only = {}) {
     c.upload();
     if (HasFatalFailure()) return;
     for (const std::string& v : variants()) {
@@ -176,6 +183,63 @@ TEST_F(SegmentedSort, NanInfinityAndSignedZeroKeys) {
           SortSpec s = fixed(t, vb, desc, 7, size);
           s.special = true;
           run_all(s);
+          if (HasFatalFailure()) return;
+        }
+}
+
+// Integer keys at the ends of their range and either side of the sign bit, where a key map that
+// confused signed and unsigned order would show (the cub rung sorts unsigned 32-bit keys as int
+// with the sign bit flipped, signed 64-bit ones as unsigned).
+template <class T>
+std::vector<T> extreme_keys() {
+  const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  const T half = static_cast<T>(hi / 2);
+  return {lo,
+          static_cast<T>(lo + 1),
+          static_cast<T>(half - 1),
+          half,
+          static_cast<T>(half + 1),
+          static_cast<T>(-1),
+          T(0),
+          T(1),
+          static_cast<T>(hi - 1),
+          hi};
+}
+
+template <class T>
+void set_extreme_keys(SortCase& c, gput::Rng& rng) {
+  const std::vector<T> pick = extreme_keys<T>();
+  std::vector<unsigned char>& keys = c.host_keys();
+  for (std::size_t i = 0; i < keys.size() / sizeof(T); ++i) {
+    const T k =
+        pick[static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(pick.size()) - 1))];
+    std::memcpy(keys.data() + i * sizeof(T), &k, sizeof(T));
+  }
+}
+
+TEST_F(SegmentedSort, IntegerKeysAtTheirExtremesEveryVariant) {
+  for (gpuopt_dtype_t t : {GPUOPT_DTYPE_I32, GPUOPT_DTYPE_U32, GPUOPT_DTYPE_I64, GPUOPT_DTYPE_U64})
+    for (int vb : {0, 4})
+      for (bool desc : {false, true})
+        for (const SortSpec& s : {fixed(t, vb, desc, 67, 33), fixed(t, vb, desc, 3, 1500),
+                                  with_offsets(t, vb, desc, random_sizes(41, 700))}) {
+          SortCase c(s, rng_.split());
+          gput::Rng keys_rng(rng_.split());
+          switch (t) {
+            case GPUOPT_DTYPE_I32:
+              set_extreme_keys<std::int32_t>(c, keys_rng);
+              break;
+            case GPUOPT_DTYPE_U32:
+              set_extreme_keys<std::uint32_t>(c, keys_rng);
+              break;
+            case GPUOPT_DTYPE_I64:
+              set_extreme_keys<std::int64_t>(c, keys_rng);
+              break;
+            default:
+              set_extreme_keys<std::uint64_t>(c, keys_rng);
+              break;
+          }
+          run_all(c);
           if (HasFatalFailure()) return;
         }
 }

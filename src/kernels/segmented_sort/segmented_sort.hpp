@@ -63,7 +63,7 @@ BinnedLayout binned_layout(const SegmentedSortProblem& p);
 
 // Workspace of the cub variant: its mapped-key buffers, then CUB's temp storage.
 struct CubLayout {
-  bool mapped = false;        // keys sorted as mapped unsigned bits (floats, descending)
+  bool mapped = false;        // keys sorted as mapped bits (all but ascending i32 and u64)
   std::size_t mapped_in = 0;  // num_items keys
   std::size_t mapped_out = 0;
   std::size_t temp = 0;
