@@ -327,40 +327,57 @@ __device__ __forceinline__ void tile_origin(const Params& prm, long long& m0, lo
 
 // Epilogue: acc[am][an][2e + f] is D(i0 + 16 am + e, j0 + 8 an + f), i0 = m0 + wm0 + 2g,
 // j0 = n0 + wn0 + 2t. D = C: (e = 0, 1) are adjacent in a column; D = C^T: (f = 0, 1) are.
-// 16-byte stores; use_ab false (k == 0 or alpha == 0) stores beta C.
+// 16-byte accesses; use_ab false (k == 0 or alpha == 0) stores beta C. With beta != 0 each 16-row
+// slice's 8 C pairs are loaded before its stores: the compiler keeps a C load behind any earlier C
+// store (same pointer, runtime ldc), so loading pair by pair costs 64 L2 round trips in series.
 template <bool kSwap>
 __device__ __forceinline__ void store_tile(const Params& prm, const double (&acc)[4][4][4],
                                            long long z, long long i00, long long j00, bool use_ab) {
   double* C = prm.C + z * prm.stride_c;
   const bool read_c = prm.beta != 0.0;
+  const long long rows = kSwap ? prm.nk : prm.mk;  // C's m
+  const long long cols = kSwap ? prm.mk : prm.nk;  // C's n
 #pragma unroll
   for (int am = 0; am < 4; ++am) {
     const long long i0 = i00 + 16 * am;
+    // pair (an, h): (i0, j0 + h), (i0 + 1, j0 + h) for C; (i0 + h, j0), (i0 + h, j0 + 1) for C^T,
+    // j0 = j00 + 8 an; at C row ci, column cj of the pair's first element
+    const auto row = [&](int an) { return kSwap ? j00 + 8 * an : i0; };
+    const auto col = [&](int an, int h) { return kSwap ? i0 + h : j00 + 8 * an + h; };
+    double2 c[4][2];
 #pragma unroll
     for (int an = 0; an < 4; ++an) {
-      const long long j0 = j00 + 8 * an;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        // the pair: (i0, j0 + h), (i0 + 1, j0 + h) for C; (i0 + h, j0), (i0 + h, j0 + 1) for C^T
-        const long long ci = kSwap ? j0 : i0;            // C row of the pair's first
-        const long long cj = kSwap ? i0 + h : j0 + h;    // C column
-        const long long rows = kSwap ? prm.nk : prm.mk;  // C's m
-        const long long cols = kSwap ? prm.mk : prm.nk;  // C's n
+        const long long ci = row(an), cj = col(an, h);
+        c[an][h] = make_double2(0.0, 0.0);
+        if (!read_c || ci >= rows || cj >= cols) continue;
+        const double* in = C + cj * prm.ldc + ci;
+        if (ci + 1 < rows) {
+          c[an][h] = *reinterpret_cast<const double2*>(in);
+        } else {
+          c[an][h].x = *in;
+        }
+      }
+    }
+#pragma unroll
+    for (int an = 0; an < 4; ++an) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const long long ci = row(an), cj = col(an, h);
         if (ci >= rows || cj >= cols) continue;
         const double x0 = kSwap ? acc[am][an][2 * h] : acc[am][an][h];
         const double x1 = kSwap ? acc[am][an][2 * h + 1] : acc[am][an][2 + h];
         double v0 = use_ab ? prm.alpha * x0 : 0.0;
         double v1 = use_ab ? prm.alpha * x1 : 0.0;
+        if (read_c) {
+          v0 = fma(prm.beta, c[an][h].x, v0);
+          v1 = fma(prm.beta, c[an][h].y, v1);
+        }
         double* out = C + cj * prm.ldc + ci;
         if (ci + 1 < rows) {
-          if (read_c) {
-            const double2 c = *reinterpret_cast<const double2*>(out);
-            v0 = fma(prm.beta, c.x, v0);
-            v1 = fma(prm.beta, c.y, v1);
-          }
           *reinterpret_cast<double2*>(out) = make_double2(v0, v1);
         } else {
-          if (read_c) v0 = fma(prm.beta, *out, v0);
           *out = v0;
         }
       }
