@@ -53,7 +53,11 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
 //   TT (register-P path), same probe: 4096^3 1.021-1.027, 5000^3 1.000, 6144^3 1.033, 8192^3
 //   1.136, 4096 x 8192 x 4096 1.016, 8192^2 x 4096 1.032: also above. TN is mixed (1.022-1.032
 //   at 4096^3, 6144^3, 8192^3 and 8192^2 x 4096, but 0.948 at 5000^3 and 0.984 at 4096 x 8192 x
-//   4096), so the vendor keeps it; NT is refused.
+//   4096), so the vendor keeps it; NT is refused. At 4096^3 itself (and below it in work) the
+//   vendor keeps the product: three of four timing methods had cuBLAS ahead there (H100, 457b81c:
+//   gpuopt_tune's head-to-head chose cublaslt over this rung by more than its 1 % rule margin,
+//   torch.matmul / auto 0.984 in the torch helper, separate rows 0.975), only the 4 ms interleave
+//   the rung (1.020); 4100^3, 4608^3 and every larger shape measured stay with the rung.
 int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
   const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
   const bool single = p.batch <= 1;
@@ -63,8 +67,8 @@ int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
   const bool tf32_nn = tf32 && p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
   const bool tf32_tt = tf32 && p.trans_a == GPUOPT_TRANS_T && p.trans_b == GPUOPT_TRANS_T;
   const bool stream_k_class = half_in && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
-  const bool tf32_class =
-      (tf32_nn || tf32_tt) && single && p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
+  const bool tf32_class = (tf32_nn || tf32_tt) && single && p.m >= 4096 && p.n >= 4096 &&
+                          p.k >= 4096 && p.m * p.n * p.k > 4096LL * 4096 * 4096;
   return pingpong_class || stream_k_class || tf32_class ? 101 : 80;
 }
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
