@@ -314,6 +314,23 @@ TEST_F(Gdn, BackwardTf32OnePassPersistentRounds) {
   force_variant(GPUOPT_OP_GDN, "auto");
 }
 
+// sm90_onepass_fused's producer loads the next tile's x once GEMM 2's first half has taken its
+// fills (history round 24), or after the tile's last fill where a GEMM 2 half has fewer fills
+// than the ring has stages (tf32 C <= 160, f32 C <= 64). Both cases, every CTA walking a second
+// round (more than 132 units), odd H, and dead or partial last halves: C = 7 (one k block),
+// 160 (5) in tf32, 200 (7: the load after fill 27 of 28); C = 33 and 129 in f32.
+TEST_F(Gdn, OnePassNextTileLoadPoints) {
+  if (!available("sm90_onepass_fused")) GTEST_SKIP() << "sm90_onepass_fused needs sm_90a";
+  force_variant(GPUOPT_OP_GDN, "sm90_onepass_fused");
+  for (const GdnCase& k : {gput::gdn_case(3, 7, 80, 72, 0, GPUOPT_COMPUTE_TF32),
+                           gput::gdn_case(4, 160, 96, 50, 1, GPUOPT_COMPUTE_TF32),
+                           gput::gdn_case(3, 200, 81, 76, 0, GPUOPT_COMPUTE_TF32),
+                           gput::gdn_case(6, 33, 33, 100, 0, GPUOPT_COMPUTE_F32),
+                           gput::gdn_case(4, 129, 96, 50, 1, GPUOPT_COMPUTE_F32)})
+    pass_case(k, true, "sm90_onepass_fused", [](GdnData& d) { EXPECT_TRUE(d.check_backward()); });
+  force_variant(GPUOPT_OP_GDN, "auto");
+}
+
 // The sm_90a backward passes run back to back on one workspace: two problems of one shape share
 // it and run four times (A B A B) with no synchronization between the passes, outputs poisoned
 // first; each must match the reference and be bitwise equal to its pass run alone (the stages of

@@ -8,8 +8,9 @@
 // 64 x 64): this kernel 341 us, the pass 0.458 ms = 2.04x composed (three-stage: 0.62 ms);
 // with round 20's tf32 groups retired at once, pipelined epilogue-1 loads and no L2 prefetch of
 // x: 310 us, the pass 0.438 ms = 2.14x (probe build with a programmatic-dependent launch the
-// library does not use, measured alone at +1%); every version's figure in
-// docs/notes/history/gdn-rounds.md, rounds 13 and 20.
+// library does not use, measured alone at +1%); with round 24's later x(i + 1) load (below):
+// 0.4273 -> 0.4063 ms = 2.31x composed in one process (f32 0.6217 -> 0.5867 ms); every
+// version's figure in docs/notes/history/gdn-rounds.md, rounds 13, 20 and 24.
 // f32 mode (kF32, round 15) is 3xTF32 without more shared memory: GEMM 1 splits x^2 into TF32 hi
 // and lo parts in registers; GEMM 2 forms t_lo = t - trunc(t) in registers from the slot while t
 // itself stays the shared operand; the gamma stream carries a bf16-pair fill (g, g_lo) and a hi
@@ -35,9 +36,11 @@
 // TMA): slot i % 2 holds x(i), then t(i) (t's k block K over x's channel block K), then dy(i + 1);
 // slot (i + 1) % 2 holds dy(i), then x(i + 1): dy comes by TMA like x (as registers loaded at
 // the tile's start it waited on L2 misses) and each slot's next tensor loads as soon as its last
-// reader is done. x and dy load evict-first, the gamma fills evict-last: every tile re-reads
-// gamma, and the streamed tensors had pushed it out of L2 (DRAM reads 331 -> 274 MB, -9%).
-// Per tile:
+// reader is done, but x(i + 1) only once GEMM 2's first half has taken its fills: loaded right
+// after epilogue 1, it landed under that half and delayed its fills (round 24, a clock64 trace:
+// the half 8.0 -> 4.7 K cycles, the tile 33.6 -> 31.7 K). x and dy load evict-first, the gamma
+// fills evict-last: every tile re-reads gamma, and the streamed tensors had pushed it out of L2
+// (DRAM reads 331 -> 274 MB, -9%). Per tile:
 //   GEMM 1: z(p, c) = sum_j x(j, p)^2 gamma(c, j), wgmma m64n128k8, A from registers (8-byte
 //     shared loads of two pixels, RegRows' conflict-free rows; squared there, truncated to TF32
 //     by the tensor cores); in tf32 both GEMMs retire each k block's group at once
