@@ -230,6 +230,7 @@ int run(Options opt) {
     compute_multi_gpu_bars(res);
     res.tuning.entries = tuning_entries(ctx);
     res.tuning.errors = env.tuning_errors;
+    res.tuning.tuned = env.tuned;
     code = exit_code(res, opt);
     if (code != 1 && !res.tuning.errors.empty()) code = 1;
   } catch (const UsageError&) {

@@ -131,11 +131,21 @@ struct DeviceSummary {
 
 // The tuning cache of a run (docs/tuning.md): none, written by --tune, or used (--tune-cache or
 // GPUOPT_TUNE_CACHE) so that auto dispatch followed it.
+// What --tune's gpuopt_tune recorded for one group's problem.
+struct TunedProblem {
+  std::string problem;  // the group's label ("gemm bf16_f32 8192x8192x1024")
+  std::string variant;
+  std::string config;  // the variant's run-time configuration; empty: the rung's own rule
+  double ms = 0.0;
+  int timed = 0, refused = 0;
+};
+
 struct TuningInfo {
   std::string mode;  // "", "written", "used"
   std::string file;
   int entries = 0;                  // classes in the context's cache at the end of the run
   std::vector<std::string> errors;  // --tune: problems gpuopt_tune failed on (the run fails)
+  std::vector<TunedProblem> tuned;  // --tune: what each tuned problem recorded
 };
 
 struct Results {

@@ -18,7 +18,7 @@ const char* needs_positive(const int& p, const DeviceDesc&) {
 }
 int twice(const int& p, const DeviceDesc&) { return 2 * p; }
 gpuopt_status_t run(const int&, const ExecEnv&) { return GPUOPT_SUCCESS; }
-const char* plan_step(const int&, const DeviceDesc&, PlanStorage*) { return nullptr; }
+const char* plan_step(const int&, const DeviceDesc&, int, PlanStorage*) { return nullptr; }
 
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
 

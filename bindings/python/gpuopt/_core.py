@@ -225,7 +225,7 @@ class Context(_Handle):
         ``op`` enqueued on ``stream``, e.g. ``lambda: gpuopt.gemm(stream, desc, A, B, C)``; it
         runs many times and overwrites its outputs), records the fastest for the problem's class
         (the preference rules' own choice stays unless another variant is more than 1% faster)
-        and returns the TuneResult (variant, ms, timed, refused)."""
+        and returns the TuneResult (variant, ms, timed, refused, config)."""
         err = []
 
         def trampoline(_user):
