@@ -171,7 +171,8 @@ class Context(_Handle):
         return _s(name.value)
 
     def set_variant(self, op, name):
-        """Forces variant ``name`` for ``op``; None or "auto" returns to automatic choice."""
+        """Forces variant ``name`` for ``op`` ("variant:config" also forces one of its run-time
+        configurations, e.g. "cublaslt:algo2"); None or "auto" returns to automatic choice."""
         check(lib.gpuopt_context_set_variant(self._h, op, None if name is None else
                                              name.encode()))
 

@@ -273,7 +273,8 @@ impl Context {
             .collect()
     }
 
-    /// Forces variant `name` for `op` (`None` or `"auto"`: automatic choice again).
+    /// Forces variant `name` for `op` (`None` or `"auto"`: automatic choice again);
+    /// `"variant:config"` also forces one of its run-time configurations (`"cublaslt:algo2"`).
     pub fn set_variant(&self, op: Op, name: Option<&str>) -> Result<()> {
         let owned = match name {
             Some(n) => Some(CString::new(n).map_err(|_| {

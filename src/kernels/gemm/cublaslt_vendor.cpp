@@ -99,7 +99,8 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
     return CUBLAS_STATUS_SUCCESS;  // no algorithm: has_algo stays false
   GPUOPT_LT_TRY(st);
   plan->returned = returned;
-  plan->rank_missing = returned <= rank;
+  // A result's fields are valid only where its state is SUCCESS (cuBLASLt's documentation).
+  plan->rank_missing = returned <= rank || results[rank].state != CUBLAS_STATUS_SUCCESS;
   const cublasLtMatmulHeuristicResult_t& result = results[plan->rank_missing ? 0 : rank];
   plan->algo = result.algo;
   plan->algo_workspace = result.workspaceSize;
