@@ -107,7 +107,8 @@ TEST_F(Tune, EveryConfigurationOfBothRungsIsCorrectOrRefusesWithItsReason) {
       {5, GPUOPT_TRANS_N, GPUOPT_TRANS_T}, {6, GPUOPT_TRANS_T, GPUOPT_TRANS_T},
       {2, GPUOPT_TRANS_N, GPUOPT_TRANS_N}, {2, GPUOPT_TRANS_T, GPUOPT_TRANS_N}};
   int ran = 0;
-  for (const std::string variant : {"sm90_tma_wgmma", "cublaslt"}) {
+  for (const char* rung : {"sm90_tma_wgmma", "cublaslt"}) {
+    const std::string variant = rung;
     if (!variant_available(GPUOPT_OP_GEMM, variant)) {
       std::printf("[   NOTE   ] %s is not available on this device\n", variant.c_str());
       continue;

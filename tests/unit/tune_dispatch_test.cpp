@@ -276,10 +276,12 @@ TEST_F(TuneDispatch, CachedConfigurationThatRefusesTheProblemFallsBackToTheRules
   ASSERT_EQ(gpuopt_context_set_tune_cache(ctx_, path_.c_str()), GPUOPT_SUCCESS);
   gpuopt_gemm_desc_t d = desc(GPUOPT_DTYPE_F32, kN);
   d.compute = GPUOPT_COMPUTE_TF32;
+  InfoLog log;
   ASSERT_EQ(gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_), GPUOPT_SUCCESS) << unit::last_message();
   const char* name = nullptr;
   ASSERT_EQ(gpuopt_last_variant(ctx_, GPUOPT_OP_GEMM, &name), GPUOPT_SUCCESS);
   EXPECT_STREQ(name, "cublas");
+  EXPECT_TRUE(log.has("-> cublas ", "(auto)")) << "the rules decided, not the cache";
 }
 
 TEST_F(TuneDispatch, ForcedConfigurationRunsOrRefusesWithTheReasonNeverFallsBack) {
