@@ -43,14 +43,6 @@ TunedProblem tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<voi
 
 }  // namespace
 
-std::string tuned_summary(const TunedProblem& t) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "fastest %s%s%s, %.4f ms (%d timed, %d refused)",
-                t.variant.c_str(), t.config.empty() ? "" : ":", t.config.c_str(), t.ms, t.timed,
-                t.refused);
-  return buf;
-}
-
 std::string device_slug(const std::string& name) {
   std::string s;
   for (char c : name) {

@@ -21,10 +21,6 @@ std::string device_slug(const std::string& name);
 void tuning_setup(gpuopt_context_t ctx, const Options& opt, const gpuopt_device_info_t& info,
                   TuningInfo* t);
 
-// The progress line of a tuned problem: "fastest sm90_tma_wgmma:coop_c2, 0.2113 ms (20 timed,
-// 0 refused)" (the configuration after a colon; none: the rung's own rule).
-std::string tuned_summary(const TunedProblem& t);
-
 // Classes in the context's cache now (the JSON's tuning.entries).
 int tuning_entries(gpuopt_context_t ctx);
 

@@ -224,3 +224,18 @@ TEST(BenchGemmBars, AutoBarFailsWhenTheAutoRowFailed) {
 }
 
 }  // namespace
+
+// --tune's progress line and report line name the recorded configuration after the variant.
+TEST(BenchTuned, SummaryNamesTheVariantAndItsConfiguration) {
+  bench::TunedProblem t;
+  t.problem = "gemm bf16 8192x8192x1024";
+  t.variant = "sm90_tma_wgmma";
+  t.config = "coop_c2";
+  t.ms = 0.21134;
+  t.timed = 18;
+  t.refused = 2;
+  EXPECT_EQ(bench::tuned_summary(t),
+            "fastest sm90_tma_wgmma:coop_c2, 0.2113 ms (18 timed, 2 refused)");
+  t.config.clear();  // the rung's own rule
+  EXPECT_EQ(bench::tuned_summary(t), "fastest sm90_tma_wgmma, 0.2113 ms (18 timed, 2 refused)");
+}
