@@ -253,11 +253,13 @@ TEST_F(Tune, SmallGemmIsTunedCachedAndDispatchedFromTheCache) {
   ASSERT_GPUOPT_OK(gpuopt_context_tune_cache_entries(ctx_, &entries));
   EXPECT_EQ(entries, 1);
 
-  // The file holds the class and the variant.
+  // The file holds the class and the variant (with its configuration, when one won).
   std::ifstream in(path_);
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_NE(text.str().find("-> " + std::string(r.variant) + " "), std::string::npos) << text.str();
+  const std::string recorded =
+      std::string(r.variant) + (r.config ? std::string(":") + r.config : std::string());
+  EXPECT_NE(text.str().find("-> " + recorded + " "), std::string::npos) << text.str();
 
   // Auto dispatch now runs the recorded variant, and C is right (the tuning overwrote it with
   // beta = 0 many times; reset it and compute once more).
