@@ -79,6 +79,25 @@ class Tune : public GpuTest {
       return {"algo0", "algo1", "algo2", "algo3", "algo4", "algo5", "algo6", "algo7"};
     return {};
   }
+  // What the cache file names for r: "variant" or "variant:config".
+  static std::string recorded_name(const gpuopt_tune_result_t& r) {
+    return std::string(r.variant) + (r.config ? std::string(":") + r.config : std::string());
+  }
+  std::string cache_text() const {
+    std::ifstream in(path_);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  // Auto dispatch runs `variant` on data, and C is right (the tuning overwrote it with beta = 0
+  // many times: it is reset and computed once more).
+  void expect_auto_runs(const GemmData& data, const std::string& variant) {
+    ASSERT_EQ(data.reset_c(), cudaSuccess);
+    ASSERT_GPUOPT_OK(data.run(ctx_, stream_));
+    sync();
+    EXPECT_EQ(last_variant(GPUOPT_OP_GEMM), variant);
+    EXPECT_TRUE(data.check());
+  }
   // The cache file's stamp lines for this context's device (docs/tuning.md).
   std::string stamp_lines() const {
     gpuopt_device_info_t info{};
@@ -165,23 +184,17 @@ TEST_F(Tune, TuningTimesConfigurationsAndRecordsTheWinnersName) {
   int variants = 0;
   ASSERT_GPUOPT_OK(gpuopt_variant_count(ctx_, GPUOPT_OP_GEMM, &variants));
   EXPECT_EQ(r.timed + r.refused, variants + 4 + 7);
-  const std::string recorded =
-      std::string(r.variant) + (r.config ? std::string(":") + r.config : std::string());
   EXPECT_NE(r.config, untouched) << "config is written when struct_size covers it";
+  const std::string recorded = recorded_name(r);
   std::printf("[   NOTE   ] bf16 1024^3: %s, %.4f ms (%d timed, %d refused)\n", recorded.c_str(),
               r.ms, r.timed, r.refused);
-  std::ifstream in(path_);
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(text.str().rfind("gpuopt-tune-cache 2\n", 0), 0u) << text.str();
-  EXPECT_NE(text.str().find("-> " + recorded + " "), std::string::npos) << text.str();
+  const std::string text = cache_text();
+  EXPECT_EQ(text.rfind("gpuopt-tune-cache 2\n", 0), 0u) << text;
+  EXPECT_NE(text.find("-> " + recorded + " "), std::string::npos) << text;
 
-  // Auto runs it (the variant's name; the configuration is in the decision line) and C is right.
-  ASSERT_EQ(data.reset_c(), cudaSuccess);
-  ASSERT_GPUOPT_OK(data.run(ctx_, stream_));
-  sync();
-  EXPECT_EQ(last_variant(GPUOPT_OP_GEMM), r.variant);
-  EXPECT_TRUE(data.check());
+  // Auto runs it (gpuopt_last_variant names the variant; the configuration is in the decision
+  // line).
+  expect_auto_runs(data, r.variant);
 
   // An old caller's struct (ending at refused) is served without the config field.
   struct OldResult {
@@ -224,17 +237,11 @@ TEST_F(Tune, CacheEntryWithAConfigurationIsDispatchedAndCorrect) {
   ASSERT_EQ(entries, 2) << "the stamp or a line did not parse (GPUOPT_LOG=info says why)";
   GemmData t(tf32, c, rng_);
   ASSERT_TRUE(t.ok());
-  ASSERT_GPUOPT_OK(t.run(ctx_, stream_));
-  sync();
   // algo1 when the heuristic ranks two or more algorithms, else the rung's own rule: cublaslt.
-  EXPECT_EQ(last_variant(GPUOPT_OP_GEMM), "cublaslt");
-  EXPECT_TRUE(t.check());
+  expect_auto_runs(t, "cublaslt");
   GemmData b(bf16, c, rng_);
   ASSERT_TRUE(b.ok());
-  ASSERT_GPUOPT_OK(b.run(ctx_, stream_));
-  sync();
-  EXPECT_EQ(last_variant(GPUOPT_OP_GEMM), sm90 ? "sm90_tma_wgmma" : "cublas");
-  EXPECT_TRUE(b.check());
+  expect_auto_runs(b, sm90 ? "sm90_tma_wgmma" : "cublas");
 }
 
 TEST_F(Tune, SmallGemmIsTunedCachedAndDispatchedFromTheCache) {
@@ -254,20 +261,11 @@ TEST_F(Tune, SmallGemmIsTunedCachedAndDispatchedFromTheCache) {
   EXPECT_EQ(entries, 1);
 
   // The file holds the class and the variant (with its configuration, when one won).
-  std::ifstream in(path_);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string recorded =
-      std::string(r.variant) + (r.config ? std::string(":") + r.config : std::string());
-  EXPECT_NE(text.str().find("-> " + recorded + " "), std::string::npos) << text.str();
+  const std::string text = cache_text();
+  EXPECT_NE(text.find("-> " + recorded_name(r) + " "), std::string::npos) << text;
 
-  // Auto dispatch now runs the recorded variant, and C is right (the tuning overwrote it with
-  // beta = 0 many times; reset it and compute once more).
-  ASSERT_EQ(data.reset_c(), cudaSuccess);
-  ASSERT_GPUOPT_OK(data.run(ctx_, stream_));
-  sync();
-  EXPECT_EQ(last_variant(GPUOPT_OP_GEMM), r.variant);
-  EXPECT_TRUE(data.check());
+  // Auto dispatch now runs the recorded variant.
+  expect_auto_runs(data, r.variant);
 
   // A fresh context reads the file and dispatches the same way.
   gpuopt_context_t fresh = nullptr;
