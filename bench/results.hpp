@@ -150,6 +150,10 @@ struct TuningInfo {
   int entries = 0;                  // classes in the context's cache at the end of the run
   std::vector<std::string> errors;  // --tune: problems gpuopt_tune failed on (the run fails)
   std::vector<TunedProblem> tuned;  // --tune: what each tuned problem recorded
+
+  // Auto dispatch follows a cache read at the start (--tune-cache, GPUOPT_TUNE_CACHE): it may run
+  // a run-time configuration no forced row runs, and its bars ask for 0.98.
+  bool auto_follows_cache() const { return mode == "used" && entries > 0; }
 };
 
 struct Results {
