@@ -58,6 +58,8 @@ struct BenchEnv {
   TimerConfig timer;
   Progress progress;
   std::vector<std::string> tuning_errors;  // --tune: problems gpuopt_tune failed on
+  std::vector<TunedProblem> tuned;         // --tune: what each tuned problem recorded
+  bool auto_follows_cache = false;         // TuningInfo::auto_follows_cache of this run
 
   // Seeds: a new one for every correctness check, so no two checks see the same inputs.
   std::uint64_t next_seed() { return seed_++; }

@@ -128,6 +128,18 @@ std::string results_json(const Results& r, const Options& opt) {
   w.key("errors").begin_array();
   for (const std::string& e : r.tuning.errors) w.str(e);
   w.end_array();
+  w.key("tuned").begin_array();
+  for (const TunedProblem& t : r.tuning.tuned) {
+    w.begin_object();
+    w.key("problem").str(t.problem);
+    w.key("variant").str(t.variant);
+    opt_str(w, "config", t.config);
+    w.key("ms").num(t.ms);
+    w.key("timed").integer(t.timed);
+    w.key("refused").integer(t.refused);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
   w.key("roofs").begin_object();
   w.key("copy_gbs").num(r.roofs.copy_gbs);

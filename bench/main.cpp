@@ -140,6 +140,7 @@ int run(Options opt) {
     GPUOPT_CHECK(gpuopt_stream_native(env.stream, &native));
     env.cu = static_cast<cudaStream_t>(native);
     tuning_setup(ctx, opt, env.info, &res.tuning);
+    env.auto_follows_cache = res.tuning.auto_follows_cache();
 
     const std::vector<VariantSpec> table = list_variants(ctx, GPUOPT_OP_AXPY);
     const std::vector<VariantSpec> gemm_table = list_variants(ctx, GPUOPT_OP_GEMM);
@@ -230,6 +231,7 @@ int run(Options opt) {
     compute_multi_gpu_bars(res);
     res.tuning.entries = tuning_entries(ctx);
     res.tuning.errors = env.tuning_errors;
+    res.tuning.tuned = env.tuned;
     code = exit_code(res, opt);
     if (code != 1 && !res.tuning.errors.empty()) code = 1;
   } catch (const UsageError&) {

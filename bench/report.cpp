@@ -119,6 +119,12 @@ void print_report(std::FILE* out, const Results& res) {
     }
   }
 
+  if (!res.tuning.tuned.empty()) {
+    std::fprintf(out, "\ntuned (gpuopt_tune, written to %s)\n", res.tuning.file.c_str());
+    for (const TunedProblem& t : res.tuning.tuned)
+      std::fprintf(out, "  %-48s %s\n", t.problem.c_str(), tuned_summary(t).c_str());
+  }
+
   if (!res.bars.empty()) {
     std::fprintf(out, "\nbars\n  %-72s %8s %14s %5s  %s\n", "bar", "value", "target", "pass",
                  "note");

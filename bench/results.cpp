@@ -38,6 +38,14 @@ std::string size_name(std::int64_t n) {
 
 }  // namespace
 
+std::string tuned_summary(const TunedProblem& t) {
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "fastest %s%s%s, %.4f ms (%d timed, %d refused)",
+                t.variant.c_str(), t.config.empty() ? "" : ":", t.config.c_str(), t.ms, t.timed,
+                t.refused);
+  return buf;
+}
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), f, v);

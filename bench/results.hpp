@@ -131,11 +131,29 @@ struct DeviceSummary {
 
 // The tuning cache of a run (docs/tuning.md): none, written by --tune, or used (--tune-cache or
 // GPUOPT_TUNE_CACHE) so that auto dispatch followed it.
+// What --tune's gpuopt_tune recorded for one group's problem.
+struct TunedProblem {
+  std::string problem;  // the group's label ("gemm bf16_f32 8192x8192x1024")
+  std::string variant;
+  std::string config;  // the variant's run-time configuration; empty: the rung's own rule
+  double ms = 0.0;
+  int timed = 0, refused = 0;
+};
+
+// "fastest sm90_tma_wgmma:coop_c2, 0.2113 ms (20 timed, 0 refused)": the progress line and the
+// report's line of a tuned problem (the configuration after a colon; none: the rung's own rule).
+std::string tuned_summary(const TunedProblem& t);
+
 struct TuningInfo {
   std::string mode;  // "", "written", "used"
   std::string file;
   int entries = 0;                  // classes in the context's cache at the end of the run
   std::vector<std::string> errors;  // --tune: problems gpuopt_tune failed on (the run fails)
+  std::vector<TunedProblem> tuned;  // --tune: what each tuned problem recorded
+
+  // Auto dispatch follows a cache read at the start (--tune-cache, GPUOPT_TUNE_CACHE): it may run
+  // a run-time configuration no forced row runs, and its bars ask for 0.98.
+  bool auto_follows_cache() const { return mode == "used" && entries > 0; }
 };
 
 struct Results {

@@ -490,8 +490,9 @@ void skip_step(BenchEnv& env, const std::string& what, const std::string& why) {
 
 // The interleaved re-timings the bars read (gemm_bars.cpp), on the group's rows from `first`:
 // the best own variant with every vendor (one run of the three: best own / cublas and best own /
-// best vendor), and auto with the fastest row's variant when auto ran another one (when the group
-// has the auto bar).
+// best vendor), and auto with the fastest row's variant when auto ran another one, or, when auto
+// follows a tuning cache read at the start, always (it may run a configuration of that variant
+// its forced row does not; when the group has the auto bar).
 void retime_for_bars(BenchEnv& env, const GemmGroup& g, const Operands& o, std::size_t first,
                      const std::string& setup_error, std::vector<Row>* rows) {
   std::vector<const Row*> view;
@@ -539,7 +540,7 @@ void retime_for_bars(BenchEnv& env, const GemmGroup& g, const Operands& o, std::
   std::string why = blocked();
   if (why.empty() && !p.ran) why = "nothing to re-time: the auto row failed";
   if (why.empty() && !p.fastest) why = "nothing to re-time: no correct variant";
-  if (why.empty() && p.autorow->ran_variant == p.fastest->variant)
+  if (why.empty() && p.autorow->ran_variant == p.fastest->variant && !env.auto_follows_cache)
     why = "nothing to re-time: auto ran " + p.fastest->variant + ", the fastest row's variant";
   if (!why.empty()) {
     skip_step(env, label(g, "auto vs the fastest interleaved"), why);
@@ -589,7 +590,7 @@ void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
 }
 
 void compute_gemm_bars(Results& r, const std::vector<GemmGroup>& groups) {
-  const bool tuned = r.tuning.mode == "used" && r.tuning.entries > 0;
+  const bool tuned = r.tuning.auto_follows_cache();
   for (const GemmGroup& g : groups) {
     const std::string key = gemm_row_base(g).group_key();
     std::vector<const Row*> rows;

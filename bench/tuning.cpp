@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "check.hpp"
 
@@ -23,18 +24,21 @@ gpuopt_status_t call_once(void* user) {
   }
 }
 
-// gpuopt_tune of op on the problem `call` runs; the progress summary. Throws BenchError.
-std::string tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call) {
+// gpuopt_tune of op on the problem `call` runs: what it recorded. Throws BenchError.
+TunedProblem tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call) {
   gpuopt_tune_result_t r{};
   r.struct_size = sizeof r;
   const gpuopt_status_t st =
       gpuopt_tune(env.ctx, env.stream, op, call_once, const_cast<std::function<void()>*>(&call),
                   kTuneBudgetSeconds, &r);
   if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "fastest %s, %.4f ms (%d timed, %d refused)", r.variant, r.ms,
-                r.timed, r.refused);
-  return buf;
+  TunedProblem t;
+  t.variant = r.variant ? r.variant : "";
+  t.config = r.config ? r.config : "";
+  t.ms = r.ms;
+  t.timed = r.timed;
+  t.refused = r.refused;
+  return t;
 }
 
 }  // namespace
@@ -92,7 +96,10 @@ void tune_step(BenchEnv& env, const std::string& setup_error, const std::string&
   if (!env.opt.tune || env.broken() || !setup_error.empty()) return;
   env.progress.start(label + " gpuopt_tune");
   try {
-    env.progress.finish(tune_problem(env, op, call));
+    TunedProblem t = tune_problem(env, op, call);
+    t.problem = label;
+    env.progress.finish(tuned_summary(t));
+    env.tuned.push_back(std::move(t));
   } catch (const BenchError& e) {
     env.tuning_errors.push_back(label + ": gpuopt_tune: " + e.what());
     env.note_error();

@@ -54,6 +54,7 @@ int main(void) {
   OFF(gpuopt_tune_result_t, ms);
   OFF(gpuopt_tune_result_t, timed);
   OFF(gpuopt_tune_result_t, refused);
+  OFF(gpuopt_tune_result_t, config);
 
   SIZE(gpuopt_gemm_desc_t);
   OFF(gpuopt_gemm_desc_t, struct_size);

@@ -525,14 +525,18 @@ GPUOPT_API gpuopt_status_t gpuopt_variant_info(gpuopt_context_t ctx, gpuopt_op_t
 
 /**
  * Forces variant @p name for @p op on this context; NULL or "auto" returns to automatic choice.
- * ::GPUOPT_ERROR_NOT_FOUND for unknown names, ::GPUOPT_ERROR_UNSUPPORTED when the variant cannot
- * run on this device. A forced variant that cannot implement a particular problem makes that
- * call answer ::GPUOPT_ERROR_UNSUPPORTED with the reason; the dispatcher does not fall back.
+ * @p name may name one of the variant's run-time configurations after a colon,
+ * "variant:config" (e.g. "sm90_tma_wgmma:pingpong_c1", "cublaslt:algo2"; @ref tuning lists them):
+ * the variant then runs that configuration instead of its own rule.
+ * ::GPUOPT_ERROR_NOT_FOUND for unknown names (variant or configuration), ::GPUOPT_ERROR_UNSUPPORTED
+ * when the variant cannot run on this device. A forced variant (or configuration) that cannot
+ * implement a particular problem makes that call answer ::GPUOPT_ERROR_UNSUPPORTED with the
+ * reason; the dispatcher does not fall back.
  */
 GPUOPT_API gpuopt_status_t gpuopt_context_set_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                       const char* name);
 
-/** Name of the forced variant of @p op, or "auto". */
+/** Name of the forced variant of @p op (without a forced configuration), or "auto". */
 GPUOPT_API gpuopt_status_t gpuopt_context_get_variant(gpuopt_context_t ctx, gpuopt_op_t op,
                                                       const char** name);
 
@@ -543,9 +547,10 @@ GPUOPT_API gpuopt_status_t gpuopt_last_variant(gpuopt_context_t ctx, gpuopt_op_t
 
 /**
  * Attaches the tuning cache file @p path to the context (see @ref tuning): reads it now, and from
- * then on auto dispatch runs the variant it records for a problem's class, falling back to the
- * built-in preference rules for classes it does not list, for a recorded variant that cannot
- * implement the particular problem, and always under a forced variant. gpuopt_tune() writes its
+ * then on auto dispatch runs the variant (and run-time configuration) it records for a problem's
+ * class, falling back to the built-in preference rules for classes it does not list, for a
+ * recorded variant or configuration that cannot implement the particular problem, and always
+ * under a forced variant. gpuopt_tune() writes its
  * results back to @p path. A missing file is an empty cache (gpuopt_tune() creates it); a file
  * made for another device, driver or gpuopt version, or one that does not parse, is ignored with
  * one log line (::GPUOPT_LOG_INFO) and the call still succeeds with an empty cache:
@@ -573,14 +578,22 @@ typedef struct gpuopt_tune_result_t {
                             preference rules' choice when no variant beats it by more than 1 %
                             (@ref tuning); static storage. */
   double ms;           /**< Its median time per call, milliseconds. */
-  int timed;           /**< Variants that ran the problem and were timed. */
-  int refused;         /**< Variants that cannot run it (dtype, device or problem). */
+  int timed;           /**< Candidates (variants, and the run-time configurations of the rungs
+                            that have them) that ran the problem and were timed. */
+  int refused;         /**< Candidates that cannot run it (dtype, device or problem). */
+  const char* config;  /**< The recorded variant's run-time configuration (e.g. "coop_c2" of
+                            sm90_tma_wgmma, "algo3" of cublaslt: @ref tuning), or NULL for the
+                            rung's own rule; static storage. Written only when struct_size covers
+                            it (a caller built against a header whose struct ended at refused
+                            still gets the other fields). */
 } gpuopt_tune_result_t;
 
 /**
- * Times every variant of @p op on one problem and records the fastest for the problem's class
- * (@ref tuning defines the classes; the preference rules' own choice stays unless another variant
- * is more than 1 % faster head to head) in the context's tuning cache, which auto dispatch then
+ * Times every variant of @p op on one problem, and each run-time configuration of the rungs that
+ * have some (sm90_tma_wgmma's schedule and cluster size, cublaslt's heuristic algorithms), and
+ * records the fastest for the problem's class (@ref tuning defines the classes and lists the
+ * configurations; the preference rules' own choice stays unless another candidate is more than
+ * 1 % faster head to head) in the context's tuning cache, which auto dispatch then
  * follows; when a cache file is attached (gpuopt_context_set_tune_cache()) it is rewritten
  * atomically with the new entry. The problem is whatever @p call enqueues on @p stream: gpuopt_tune
  * calls it many times (each variant once untimed, interleaved timed rounds, then the two fastest

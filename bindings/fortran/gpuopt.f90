@@ -137,12 +137,14 @@ module gpuopt
     integer(c_int) :: dtype_mask = 0       ! unsigned in C: bit (1 << dtype)
   end type
 
-  !> What gpuopt_tune measured (variant: static C string, gpuopt_fstring(result%variant)).
+  !> What gpuopt_tune measured (variant, config: static C strings, gpuopt_fstring(result%variant);
+  !> config is c_null_ptr for the rung's own rule).
   type, bind(c) :: gpuopt_tune_result_t
     integer(c_size_t) :: struct_size = 0
     type(c_ptr) :: variant = c_null_ptr
     real(c_double) :: ms = 0
     integer(c_int) :: timed = 0, refused = 0
+    type(c_ptr) :: config = c_null_ptr
   end type
 
   type, bind(c) :: gpuopt_gemm_desc_t

@@ -20,15 +20,15 @@ gpuopt_status_t apply_env_variants(const char* fn, gpuopt::Context& ctx) {
     const gpuopt::OpTable* t = gpuopt::op_table(static_cast<gpuopt_op_t>(op));
     const char* v = secure_getenv(t->env_name);
     if (!v || !*v || std::string(v) == "auto") continue;
-    int idx = gpuopt::find_variant(*t, v);
-    if (idx < 0)
-      return fail(GPUOPT_ERROR_NOT_FOUND, fn, "environment %s=%s names no %s variant", t->env_name,
-                  v, t->op_name);
-    std::string why = gpuopt::arch_reason(t->meta(idx), ctx.desc);
+    std::string why;
+    const int choice = gpuopt::find_choice(*t, v, &why);
+    if (choice < 0)
+      return fail(GPUOPT_ERROR_NOT_FOUND, fn, "environment %s=%s: %s", t->env_name, v, why.c_str());
+    why = gpuopt::arch_reason(t->meta(gpuopt::choice_variant(choice)), ctx.desc);
     if (!why.empty())
       return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "environment %s=%s: %s", t->env_name, v,
                   why.c_str());
-    ctx.forced[op] = idx;
+    ctx.forced[op] = choice;
     gpuopt::log(gpuopt::LogLevel::info, "%s: forced by %s", v, t->env_name);
   }
   return GPUOPT_SUCCESS;

@@ -1,8 +1,10 @@
 // The tuning cache's entry points: attach a cache file, count its classes, and gpuopt_tune, which
-// times every variant of an op on the caller's problem and records the fastest (docs/tuning.md).
+// times every variant of an op (and the run-time configurations of the rungs that have some) on
+// the caller's problem and records the fastest (docs/tuning.md).
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
@@ -23,6 +25,8 @@ thread_local TuneProbe* t_tune_probe = nullptr;
 namespace {
 
 constexpr std::size_t kMinResultSize = offsetof(gpuopt_tune_result_t, refused) + sizeof(int);
+constexpr std::size_t kConfigResultSize =
+    offsetof(gpuopt_tune_result_t, config) + sizeof(const char*);
 
 // Installs a probe on this thread for the probe's lifetime.
 class ProbeScope {
@@ -42,18 +46,19 @@ struct EventPair {
   }
 };
 
-// Times `inner` calls of the callback with the probe forcing variant v.
+// Times `inner` calls of the callback with the probe forcing candidate `choice` (a packed variant
+// and configuration).
 gpuopt_status_t time_calls(const char* fn, gpuopt::TuneProbe& probe, const EventPair& ev,
-                           cudaStream_t stream, gpuopt_tune_call_fn call, void* user, int v,
+                           cudaStream_t stream, gpuopt_tune_call_fn call, void* user, int choice,
                            int inner, double* ms, bool* refused) {
-  probe.variant = v;
+  probe.variant = choice;
   *refused = false;
   GPUOPT_TRY_CUDA(cudaEventRecord(ev.start, stream), fn, "cudaEventRecord");
   for (int i = 0; i < inner; ++i) {
     const int before = probe.calls;
     const gpuopt_status_t st = call(user);
     if (st == GPUOPT_ERROR_UNSUPPORTED && probe.calls > before) {
-      *refused = true;  // it reached the dispatcher, which could not run variant v
+      *refused = true;  // it reached the dispatcher, which could not run the candidate
       GPUOPT_TRY_CUDA(cudaEventRecord(ev.stop, stream), fn, "cudaEventRecord");
       GPUOPT_TRY_CUDA(cudaEventSynchronize(ev.stop), fn, "cudaEventSynchronize");
       return GPUOPT_SUCCESS;
@@ -130,12 +135,16 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
     gpuopt::TuneProbe probe;
     probe.op = op;
     gpuopt::TuneOutcome out;
+    // Candidate i < table->count is variant i under its own rule, so the rules' choice the
+    // dispatcher notes (a variant index) is its candidate index.
+    const std::vector<int> cands = gpuopt::tune_candidates(*table);
     {
       ProbeScope scope(&probe);
       GPUOPT_TRY(gpuopt::tune_search(
-          table->count, budget_seconds * 1e3,
-          [&](int v, int inner, double* ms, bool* refused) {
-            return time_calls(fn, probe, ev, stream->stream, call, user, v, inner, ms, refused);
+          static_cast<int>(cands.size()), budget_seconds * 1e3,
+          [&](int i, int inner, double* ms, bool* refused) {
+            return time_calls(fn, probe, ev, stream->stream, call, user,
+                              cands[static_cast<std::size_t>(i)], inner, ms, refused);
           },
           &out, &probe.rule));
     }
@@ -147,34 +156,43 @@ GPUOPT_API gpuopt_status_t gpuopt_tune(gpuopt_context_t ctx, gpuopt_stream_t str
     if (out.best < 0)
       return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "no %s variant can run the problem (%d refused)",
                   table->op_name, out.refused);
+    const int best = cands[static_cast<std::size_t>(out.best)];
     gpuopt::TuneEntry e;
     e.op = op;
     e.key = probe.key;
-    e.variant = out.best;
+    e.variant = gpuopt::choice_variant(best);
+    e.config = gpuopt::choice_config(best);
     e.ms = out.ms;
     std::string why;
     const bool written = ctx->tune.record(e, &why);
     if (result) {
-      result->variant = table->meta(out.best).name;
+      const gpuopt::VariantMeta& meta = table->meta(e.variant);
+      result->variant = meta.name;
       result->ms = out.ms;
       result->timed = out.timed;
       result->refused = out.refused;
+      if (result->struct_size >= kConfigResultSize)
+        result->config = e.config < 0 ? nullptr : meta.configs.names[e.config];
     }
+    const std::string runner_up =
+        out.runner_up < 0
+            ? std::string()
+            : gpuopt::choice_name(*table, cands[static_cast<std::size_t>(out.runner_up)]);
     if (out.rule_kept)
       gpuopt::log(gpuopt::LogLevel::info,
-                  "tuned %s (%d variants timed, %d refused, %.0f ms; the rules' choice, kept: %s "
-                  "was %.1f%% faster over %d head-to-head rounds, within the %.0f%% margin)",
+                  "tuned %s (%d candidates timed, %d refused, %.0f ms; the rules' choice, kept: "
+                  "%s was %.1f%% faster over %d head-to-head rounds, within the %.0f%% margin)",
                   gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms,
-                  table->meta(out.runner_up).name, (1.0 / out.margin - 1.0) * 100.0,
-                  out.duel_rounds, (gpuopt::kTuneRuleMargin - 1.0) * 100.0);
+                  runner_up.c_str(), (1.0 / out.margin - 1.0) * 100.0, out.duel_rounds,
+                  (gpuopt::kTuneRuleMargin - 1.0) * 100.0);
     else if (out.runner_up >= 0)
       gpuopt::log(gpuopt::LogLevel::info,
-                  "tuned %s (%d variants timed, %d refused, %.0f ms; runner-up %s %.1f%% slower "
-                  "over %d head-to-head rounds)",
+                  "tuned %s (%d candidates timed, %d refused, %.0f ms; runner-up %s %.1f%% "
+                  "slower over %d head-to-head rounds)",
                   gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms,
-                  table->meta(out.runner_up).name, (out.margin - 1.0) * 100.0, out.duel_rounds);
+                  runner_up.c_str(), (out.margin - 1.0) * 100.0, out.duel_rounds);
     else
-      gpuopt::log(gpuopt::LogLevel::info, "tuned %s (%d variants timed, %d refused, %.0f ms)",
+      gpuopt::log(gpuopt::LogLevel::info, "tuned %s (%d candidates timed, %d refused, %.0f ms)",
                   gpuopt::format_tune_entry(e).c_str(), out.timed, out.refused, out.spent_ms);
     if (!written)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,

@@ -35,7 +35,7 @@ gpuopt_status_t slot_name(const char* fn, gpuopt_context_t ctx, gpuopt_op_t op, 
     const gpuopt::OpTable* t;
     GPUOPT_TRY(check_op(fn, op, &t));
     if (!name) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "name is NULL");
-    const int idx = slot(*ctx).load();
+    const int idx = gpuopt::choice_variant(slot(*ctx).load());
     *name = idx < 0 ? none : t->meta(idx).name;
     return GPUOPT_SUCCESS;
   });
@@ -105,18 +105,17 @@ GPUOPT_API gpuopt_status_t gpuopt_context_set_variant(gpuopt_context_t ctx, gpuo
       gpuopt::log(gpuopt::LogLevel::info, "%s: automatic variant choice", t->op_name);
       return GPUOPT_SUCCESS;
     }
-    int idx = gpuopt::find_variant(*t, name);
-    if (idx < 0) {
-      std::string known;
-      for (int i = 0; i < t->count; ++i) known += std::string(i ? ", " : "") + t->meta(i).name;
-      return fail(GPUOPT_ERROR_NOT_FOUND, fn, "name \"%s\" is not a variant of %s (known: %s)",
-                  name, t->op_name, known.c_str());
-    }
-    std::string why = gpuopt::arch_reason(t->meta(idx), ctx->desc);
+    std::string why;
+    bool config_unknown = false;
+    const int choice = gpuopt::find_choice(*t, name, &why, &config_unknown);
+    if (choice < 0)
+      return config_unknown ? fail(GPUOPT_ERROR_NOT_FOUND, fn, "name \"%s\": %s", name, why.c_str())
+                            : fail(GPUOPT_ERROR_NOT_FOUND, fn, "name %s", why.c_str());
+    why = gpuopt::arch_reason(t->meta(gpuopt::choice_variant(choice)), ctx->desc);
     if (!why.empty())
       return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "variant %s cannot run here: %s", name,
                   why.c_str());
-    ctx->forced[op] = idx;
+    ctx->forced[op] = choice;
     gpuopt::log(gpuopt::LogLevel::info, "%s: forced variant %s", t->op_name, name);
     return GPUOPT_SUCCESS;
   });

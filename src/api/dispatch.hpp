@@ -26,8 +26,15 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
   const bool trace = log_enabled(LogLevel::debug);
   Choice c =
       choose_variant(table, count, p, dtype, ctx.desc, tuned >= 0 ? tuned : forced, trace, &plan);
-  if (c.index < 0 && tuned >= 0)  // the recorded variant refuses this problem: the rules decide
+  bool cached = tuned >= 0;
+  if (c.index < 0 && cached) {  // the recorded choice refuses this problem: the rules decide
+    cached = false;
+    if (log_enabled(LogLevel::debug))
+      log(LogLevel::debug, "%s %s: the tuning cache's %s refuses it (%s); the rules decide",
+          op_table(op)->op_name, describe().c_str(), choice_name(*op_table(op), tuned).c_str(),
+          c.reason.c_str());
     c = choose_variant(table, count, p, dtype, ctx.desc, forced, trace, &plan);
+  }
   if (c.index < 0) {
     log(LogLevel::info, "%s %s: no variant (%s)", op_table(op)->op_name, describe().c_str(),
         c.reason.c_str());
@@ -35,15 +42,17 @@ gpuopt_status_t run_dispatched(const char* fn, Context& ctx, Stream& s, gpuopt_o
   }
   if (log_enabled(LogLevel::info))
     log(LogLevel::info, "%s %s -> %s (%s)%s%s", op_table(op)->op_name, describe().c_str(),
-        table[c.index].meta.name,
-        forced >= 0        ? "forced"
-        : c.index == tuned ? "tuning cache"
-                           : "auto",
+        choice_name(*op_table(op), pack_choice(c.index, c.config)).c_str(),
+        forced >= 0 ? "forced"
+        : cached    ? "tuning cache"
+                    : "auto",
         trace ? "; candidates: " : "", trace ? c.trace.c_str() : "");
   if (!deviceless_active()) {
     GPUOPT_TRY(stream_ready(fn, s));
     ExecEnv env = exec_env(fn, s);
     if (c.planned) env.plan = &plan;
+    env.config = c.config;
+    env.config_forced = forced >= 0;
     GPUOPT_TRY(table[c.index].launch(p, env));
   }
   ctx.last[op].store(c.index, std::memory_order_relaxed);

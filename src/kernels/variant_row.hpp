@@ -1,8 +1,8 @@
 // Builds the rows of the ops' variant tables (runtime/registry.hpp's Variant) with named steps, so
 // that a row states only what sets its variant apart. A row starts from what every variant lists
 // (name, technique, dtypes) and the defaults: any device, own code (not a vendor library), no
-// can_implement check, no plan step, rank 0; its last step names the launcher and gives the table
-// entry, so a row without a launcher does not compile. For example
+// can_implement check, no plan step, rank 0, no run-time configurations; its last step names the
+// launcher and gives the table entry, so a row without a launcher does not compile. For example
 //   VariantRow<AxpyProblem>("naive", "one thread per element", kFloat)
 //       .can(naive_can)
 //       .rank<10>()
@@ -25,7 +25,7 @@ class VariantRow {
   using Check = const char* (*)(const Problem&, const DeviceDesc&);
   using Rank = int (*)(const Problem&, const DeviceDesc&);
   using Launch = gpuopt_status_t (*)(const Problem&, const ExecEnv&);
-  using Plan = const char* (*)(const Problem&, const DeviceDesc&, PlanStorage*);
+  using Plan = const char* (*)(const Problem&, const DeviceDesc&, int config, PlanStorage*);
 
   constexpr VariantRow(const char* name, const char* technique, unsigned dtype_mask)
       : v_{{name, technique, 0, 0, false, dtype_mask}, nullptr, nullptr, nullptr} {}
@@ -60,6 +60,14 @@ class VariantRow {
   constexpr VariantRow plan(Plan step) const {
     VariantRow r = *this;
     r.v_.plan = step;
+    return r;
+  }
+  // Run-time configurations the tuning search times and a cache may record (VariantConfigs):
+  // names[0 .. N-1]; rule: the one the rung's own rule always picks, or -1.
+  template <int N>
+  constexpr VariantRow configs(const char* const (&names)[N], int rule = -1) const {
+    VariantRow r = *this;
+    r.v_.meta.configs = VariantConfigs{names, N, rule};
     return r;
   }
   // Preference among the variants that can run a problem (higher wins).

@@ -25,7 +25,7 @@ struct gpuopt_context_s {
   void* primary = nullptr;
   gpuopt_device_info_t info{};
   gpuopt::DeviceDesc desc{};
-  std::array<std::atomic<int>, gpuopt::kOpCount> forced{};  // -1: auto
+  std::array<std::atomic<int>, gpuopt::kOpCount> forced{};  // packed choice; -1: auto
   std::array<std::atomic<int>, gpuopt::kOpCount> last{};    // -1: none yet
   std::atomic<int> live_objects{0};                         // streams, buffers, graphs
 

@@ -3,6 +3,7 @@
 #include "runtime/registry.hpp"
 
 #include <cstring>
+#include <string>
 
 #include "runtime/variant_alias.hpp"
 
@@ -29,6 +30,51 @@ int find_variant(const OpTable& table, const char* name) {
   for (int i = 0; i < table.count; ++i)
     if (std::strcmp(table.meta(i).name, name) == 0) return i;
   return -1;
+}
+
+int find_config(const VariantMeta& meta, const char* name, std::size_t len) {
+  for (int i = 0; i < meta.configs.count; ++i) {
+    const char* c = meta.configs.names[i];
+    if (std::strlen(c) == len && std::strncmp(c, name, len) == 0) return i;
+  }
+  return -1;
+}
+
+int find_choice(const OpTable& table, const char* text, std::string* why, bool* config_unknown) {
+  if (config_unknown) *config_unknown = false;
+  if (!text) {
+    *why = "no name";
+    return -1;
+  }
+  const char* colon = std::strchr(text, ':');
+  const std::string variant = colon ? std::string(text, colon) : std::string(text);
+  const int v = find_variant(table, variant.c_str());
+  if (v < 0) {
+    *why = "\"" + variant + "\" is not a variant of " + table.op_name + " (known:";
+    for (int i = 0; i < table.count; ++i) *why += std::string(i ? ", " : " ") + table.meta(i).name;
+    *why += ")";
+    return -1;
+  }
+  if (!colon) return v;
+  const VariantMeta& meta = table.meta(v);
+  const int c = find_config(meta, colon + 1, std::strlen(colon + 1));
+  if (c < 0) {
+    if (config_unknown) *config_unknown = true;
+    *why = "\"" + std::string(colon + 1) + "\" is not a configuration of " + table.op_name + " " +
+           meta.name + " (";
+    if (meta.configs.count == 0) *why += "it has none";
+    for (int i = 0; i < meta.configs.count; ++i)
+      *why += std::string(i ? ", " : "known: ") + meta.configs.names[i];
+    *why += ")";
+    return -1;
+  }
+  return pack_choice(v, c);
+}
+
+std::string choice_name(const OpTable& table, int packed) {
+  const VariantMeta& meta = table.meta(choice_variant(packed));
+  const int c = choice_config(packed);
+  return c < 0 ? std::string(meta.name) : std::string(meta.name) + ":" + meta.configs.names[c];
 }
 
 }  // namespace gpuopt

@@ -47,6 +47,24 @@ struct ExecEnv {
   // The plan the variant's plan step made for this problem in this call, or nullptr (a variant
   // without one, or a caller that launched without dispatching): the launcher then plans itself.
   const PlanStorage* plan = nullptr;
+  // The run-time configuration to launch with (an index into the variant's VariantConfigs), or -1:
+  // the rung's own rule. Set from a tuning cache entry, a forced "variant:config" or gpuopt_tune.
+  // A variant that can find out only at launch that a configuration does not apply to a problem
+  // (cublaslt: fewer heuristic algorithms) answers UNSUPPORTED when config_forced, else runs its
+  // own rule (a tuning cache entry is a hint, never an error).
+  int config = -1;
+  bool config_forced = false;
+};
+
+// A rung's run-time configurations (docs/tuning.md): the names a tuning cache records after the
+// variant's ("sm90_tma_wgmma:coop_c2") and gpuopt_context_set_variant accepts. Configuration i
+// reaches the variant's plan step and launcher as the index i; -1 is the rung's own rule.
+struct VariantConfigs {
+  const char* const* names = nullptr;
+  int count = 0;
+  // The configuration the rung's own rule always chooses (the tuning search does not time it
+  // twice), or -1 when the rule's choice depends on the problem.
+  int rule = -1;
 };
 
 // Static description of a variant, as listed through the C API.
@@ -57,6 +75,7 @@ struct VariantMeta {
   int exact_cc;  // ... or, when nonzero, only on exactly this cc (sm_90a code)
   bool is_vendor;
   unsigned dtype_mask;  // bit (1u << gpuopt_dtype_t)
+  VariantConfigs configs{};
 };
 
 constexpr unsigned dtype_bit(gpuopt_dtype_t t) { return 1u << static_cast<unsigned>(t); }
@@ -87,14 +106,17 @@ std::string arch_reason(const VariantMeta& meta, const DeviceDesc& dev);
 //
 // A variant whose check does work its launch needs again sets plan instead of can_implement:
 // plan answers as can_implement does and, when it accepts, leaves the launch plan in *storage;
-// the dispatcher hands that storage to launch as ExecEnv::plan.
+// the dispatcher hands that storage to launch as ExecEnv::plan. config is the run-time
+// configuration asked for (-1: the rung's own rule; only variants with VariantConfigs see others):
+// the plan refuses one that cannot implement the problem.
 template <class Problem>
 struct Variant {
   VariantMeta meta;
   const char* (*can_implement)(const Problem&, const DeviceDesc&);
   int (*preference)(const Problem&, const DeviceDesc&);
   gpuopt_status_t (*launch)(const Problem&, const ExecEnv&);
-  const char* (*plan)(const Problem&, const DeviceDesc&, PlanStorage* storage) = nullptr;
+  const char* (*plan)(const Problem&, const DeviceDesc&, int config,
+                      PlanStorage* storage) = nullptr;
 };
 
 // Type-erased view of an op's table, for listing and forcing by name.
@@ -112,6 +134,27 @@ const OpTable* op_table(gpuopt_op_t op);
 // Index of the variant called name in op's table, or -1.
 int find_variant(const OpTable& table, const char* name);
 
+// A variant and one of its run-time configurations in one int, as the forced slot, the tuning
+// probe and the tuning table hold them: the variant index in the low 16 bits, config + 1 above.
+// A variant under its own rule (config -1) packs to its index; -1 is none (auto).
+constexpr int pack_choice(int variant, int config) {
+  return variant < 0 ? -1 : variant | (config + 1) << 16;
+}
+constexpr int choice_variant(int packed) { return packed < 0 ? -1 : packed & 0xffff; }
+constexpr int choice_config(int packed) { return packed < 0 ? -1 : (packed >> 16) - 1; }
+
+// Index of the configuration called name (len characters) of a variant, or -1.
+int find_config(const VariantMeta& meta, const char* name, std::size_t len);
+
+// "variant" or "variant:config" (docs/tuning.md) as a packed choice, or -1 with *why (unknown
+// variant or configuration, naming the known ones). *config_unknown (may be nullptr) is set when
+// only the configuration is unknown.
+int find_choice(const OpTable& table, const char* text, std::string* why,
+                bool* config_unknown = nullptr);
+
+// The name of a packed choice: "variant" or "variant:config".
+std::string choice_name(const OpTable& table, int packed);
+
 // Result of choosing a variant for a problem.
 struct Choice {
   int index = -1;  // -1: none can run it
@@ -119,6 +162,7 @@ struct Choice {
   std::string reason;    // why not, when index == -1
   std::string trace;     // candidates and verdicts, for GPUOPT_LOG=debug
   bool planned = false;  // the plan storage passed to choose_variant holds the chosen one's plan
+  int config = -1;       // the chosen variant's run-time configuration (-1: its own rule)
 };
 
 // True when the variant's code runs on the device (arch_reason gives the reason when not).
@@ -132,13 +176,14 @@ inline constexpr char kArchRefusal[] = "arch";
 
 // Why v cannot implement the problem (nullptr: it can): can_implement, or plan into *storage
 // (into a scratch one when storage is nullptr).
+// config: the run-time configuration asked for (-1: the rung's own rule).
 template <class Problem>
 const char* implement_refusal(const Variant<Problem>& v, const Problem& p, const DeviceDesc& dev,
-                              PlanStorage* storage) {
+                              PlanStorage* storage, int config = -1) {
   if (v.plan) {
-    if (storage) return v.plan(p, dev, storage);
+    if (storage) return v.plan(p, dev, config, storage);
     PlanStorage scratch;
-    return v.plan(p, dev, &scratch);
+    return v.plan(p, dev, config, &scratch);
   }
   return v.can_implement ? v.can_implement(p, dev) : nullptr;
 }
@@ -147,17 +192,18 @@ const char* implement_refusal(const Variant<Problem>& v, const Problem& p, const
 // implement_refusal.
 template <class Problem>
 const char* refusal(const Variant<Problem>& v, const Problem& p, gpuopt_dtype_t dtype,
-                    const DeviceDesc& dev, PlanStorage* storage = nullptr) {
+                    const DeviceDesc& dev, PlanStorage* storage = nullptr, int config = -1) {
   if (!(v.meta.dtype_mask & dtype_bit(dtype))) return "dtype not supported";
   if (!arch_ok(v.meta, dev)) return kArchRefusal;
-  return implement_refusal(v, p, dev, storage);
+  return implement_refusal(v, p, dev, storage, config);
 }
 
 inline std::string refusal_text(const VariantMeta& meta, const DeviceDesc& dev, const char* why) {
   return why == kArchRefusal ? arch_reason(meta, dev) : std::string(why);
 }
 
-// The dispatch rule. forced >= 0: that variant, or UNSUPPORTED with its reason. Otherwise the
+// The dispatch rule. forced >= 0: that variant (a packed choice: with its configuration, if any;
+// c.config says which), or UNSUPPORTED with its reason. Otherwise the
 // entry with the highest preference among those whose dtype, arch and can_implement accept the
 // problem (ties: the later table entry, i.e. the higher rung).
 //
@@ -196,13 +242,17 @@ Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p
       }
     }
   }
+  // A forced choice may carry a configuration (only a variant that declares it sees one).
+  int config = choice_config(forced);
+  forced = choice_variant(forced);
+  if (forced >= 0 && forced < count && config >= table[forced].meta.configs.count) config = -1;
   int best_pref = 0;
   int last_planned = -1;  // the entry whose plan step last wrote *plan
   std::string first_reason;
   for (int i = 0; i < count; ++i) {
     if (forced >= 0 && i != forced) continue;
     const Variant<Problem>& v = table[i];
-    const char* why = refusal(v, p, dtype, dev, plan);
+    const char* why = refusal(v, p, dtype, dev, plan, i == forced ? config : -1);
     if (v.plan && plan && (v.meta.dtype_mask & dtype_bit(dtype)) && arch_ok(v.meta, dev))
       last_planned = i;
     int pref = why ? 0 : (v.preference ? v.preference(p, dev) : 0);
@@ -227,10 +277,12 @@ Choice choose_variant(const Variant<Problem>* table, int count, const Problem& p
     c.reason = forced >= 0
                    ? "forced variant " + first_reason
                    : "no variant can run this problem (first refusal: " + first_reason + ")";
-  } else if (table[c.index].plan && plan) {
-    // The storage holds the winner's plan unless a later planning entry wrote it last (several
-    // entries plan and all were examined): then plan the winner again.
-    c.planned = last_planned == c.index || !table[c.index].plan(p, dev, plan);
+  } else {
+    c.config = c.index == forced ? config : -1;
+    if (table[c.index].plan && plan)
+      // The storage holds the winner's plan unless a later planning entry wrote it last (several
+      // entries plan and all were examined): then plan the winner again.
+      c.planned = last_planned == c.index || !table[c.index].plan(p, dev, c.config, plan);
   }
   return c;
 }

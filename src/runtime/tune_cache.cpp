@@ -101,7 +101,7 @@ bool parse_entry(const std::string& line, TuneEntry* e, std::string* why) {
   const TuneSchema& sc = *tune_schema(e->op);
   const std::size_t n = static_cast<std::size_t>(sc.count);
   if (w.size() != n + 4 || w[n + 1] != "->") {
-    *why = "expected '" + w[0] + "', " + std::to_string(n) + " fields, '->', variant, ms";
+    *why = "expected '" + w[0] + "', " + std::to_string(n) + " fields, '->', variant[:config], ms";
     return false;
   }
   e->key = TuneKey{};
@@ -115,10 +115,22 @@ bool parse_entry(const std::string& line, TuneEntry* e, std::string* why) {
       return false;
     }
   }
-  e->variant = find_variant(*op_table(e->op), w[n + 2].c_str());
-  if (e->variant < 0) {
+  std::string unknown;
+  bool config_unknown = false;
+  const int choice = find_choice(*op_table(e->op), w[n + 2].c_str(), &unknown, &config_unknown);
+  if (choice < 0 && !config_unknown) {
     *why = "no " + w[0] + " variant '" + w[n + 2] + "'";
     return false;
+  }
+  if (config_unknown) {  // another gpuopt's configuration: the rung's own rule runs the class
+    log(LogLevel::debug, "tuning cache: %s; that entry runs the variant's own rule",
+        unknown.c_str());
+    const std::string variant = w[n + 2].substr(0, w[n + 2].find(':'));
+    e->variant = find_variant(*op_table(e->op), variant.c_str());
+    e->config = -1;
+  } else {
+    e->variant = choice_variant(choice);
+    e->config = choice_config(choice);
   }
   char* end = nullptr;
   e->ms = std::strtod(w[n + 3].c_str(), &end);
@@ -186,7 +198,7 @@ std::string format_tune_entry(const TuneEntry& e) {
     s += std::string(" ") + sc.fields[i].name + "=" + field_value(sc.fields[i], e.key.f[i]);
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.6g", e.ms);
-  return s + " -> " + op_table(e.op)->meta(e.variant).name + " " + ms;
+  return s + " -> " + choice_name(*op_table(e.op), pack_choice(e.variant, e.config)) + " " + ms;
 }
 
 std::string format_tune_cache(const TuneStamp& stamp, std::vector<TuneEntry> entries) {
@@ -215,7 +227,7 @@ bool parse_tune_cache(const std::string& text, const TuneStamp& want, std::vecto
   // Header: magic and format, then the stamp's fields in this order.
   const char* const keys[] = {"gpuopt", "device", "cc", "sms", "driver"};
   std::string vals[5];
-  int have = -1;  // -1: magic line not seen yet
+  int have = -1;                           // -1: magic line not seen yet
   auto at = [&](const std::string& msg) {  // a file is taken whole or not at all
     out->clear();
     *why = "line " + std::to_string(no) + ": " + msg;
@@ -228,8 +240,10 @@ bool parse_tune_cache(const std::string& text, const TuneStamp& want, std::vecto
     if (have < 0) {
       std::string v;
       if (!header_value(line, kTuneMagic, &v)) return at("not a gpuopt tuning cache");
-      if (v != std::to_string(kTuneFormat))
-        return at("format " + v + ", this gpuopt reads format " + std::to_string(kTuneFormat));
+      long format = 0;
+      if (!parse_int(v, kTuneOldestFormat, kTuneFormat, &format))
+        return at("format " + v + ", this gpuopt reads formats " +
+                  std::to_string(kTuneOldestFormat) + " to " + std::to_string(kTuneFormat));
       have = 0;
       continue;
     }
@@ -321,7 +335,7 @@ TuneTable::TuneTable(const std::vector<TuneEntry>& entries) {
     if (slots_[i].op < 0) ++size_;
     slots_[i].key = e.key;
     slots_[i].op = static_cast<std::int16_t>(e.op);
-    slots_[i].variant = static_cast<std::int16_t>(e.variant);
+    slots_[i].choice = pack_choice(e.variant, e.config);
   }
 }
 
@@ -329,7 +343,7 @@ int TuneTable::find(gpuopt_op_t op, const TuneKey& key) const {
   for (std::uint64_t i = tune_hash(op, key) & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (s.op < 0) return -1;
-    if (s.op == op && s.key == key) return s.variant;
+    if (s.op == op && s.key == key) return s.choice;
   }
 }
 

@@ -1,7 +1,7 @@
 // The tuning cache (docs/tuning.md): per problem class (tune_key.hpp) the variant gpuopt_tune
-// measured fastest on this device. Its file format (a versioned text file stamped with the
-// device, driver and gpuopt version), the atomic write, the lookup table dispatch reads on the
-// hot path, and a context's cache state.
+// measured fastest on this device, and its run-time configuration where it ran one. Its file format
+// (a versioned text file stamped with the device, driver and gpuopt version), the atomic write, the
+// lookup table dispatch reads on the hot path, and a context's cache state.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -15,8 +15,11 @@
 
 namespace gpuopt {
 
-// Version of the file format, the number after the first line's magic word.
-constexpr int kTuneFormat = 1;
+// Version of the file format, the number after the first line's magic word. Format 2 added the
+// configuration ("-> variant:config ms"); format 1 files still parse (every entry the rung's own
+// rule).
+constexpr int kTuneFormat = 2;
+constexpr int kTuneOldestFormat = 1;
 constexpr char kTuneMagic[] = "gpuopt-tune-cache";
 
 // What a cache was measured on. A file whose stamp differs from the context's is stale.
@@ -40,17 +43,20 @@ struct TuneEntry {
   gpuopt_op_t op = GPUOPT_OP_AXPY;
   TuneKey key;
   int variant = -1;  // index in op's table
+  int config = -1;   // the variant's run-time configuration (VariantConfigs), -1: its own rule
   double ms = 0.0;   // median per call when it was tuned
 };
 
 // The text of a cache file: header, then one line per entry, sorted (stable output).
 std::string format_tune_cache(const TuneStamp& stamp, std::vector<TuneEntry> entries);
 
-// One entry line without its newline: "gemm a=f32 ... -> variant ms".
+// One entry line without its newline: "gemm a=f32 ... -> variant[:config] ms".
 std::string format_tune_entry(const TuneEntry& e);
 
-// Parses a cache file's text. False with *why (one line, naming the line number where it
-// applies) when it is malformed or was made under another stamp than want.
+// Parses a cache file's text (format kTuneOldestFormat .. kTuneFormat). False with *why (one
+// line, naming the line number where it applies) when it is malformed or was made under another
+// stamp than want. A configuration the variant does not have (another gpuopt's names) is not an
+// error: that entry runs the rung's own rule (config -1), with a debug log line.
 bool parse_tune_cache(const std::string& text, const TuneStamp& want, std::vector<TuneEntry>* out,
                       std::string* why);
 
@@ -63,14 +69,15 @@ bool write_file_atomically(const std::string& path, const std::string& text, std
 class TuneTable {
  public:
   explicit TuneTable(const std::vector<TuneEntry>& entries);
-  int find(gpuopt_op_t op, const TuneKey& key) const;  // variant index, or -1
+  // The entry's variant and configuration as a packed choice (registry.hpp), or -1.
+  int find(gpuopt_op_t op, const TuneKey& key) const;
   int size() const { return size_; }
 
  private:
   struct Slot {
     TuneKey key;
     std::int16_t op = -1;  // -1: empty
-    std::int16_t variant = -1;
+    int choice = -1;       // pack_choice(variant, config)
   };
   std::vector<Slot> slots_;
   std::uint64_t mask_ = 0;

@@ -9,7 +9,7 @@ namespace gpuopt {
 
 struct TuneProbe {
   gpuopt_op_t op = GPUOPT_OP_AXPY;
-  int variant = -1;    // the variant the dispatcher must run
+  int variant = -1;    // the variant (packed with a configuration: registry.hpp) to run
   int calls = 0;       // dispatches of op seen
   bool mixed = false;  // the dispatches were of more than one class
   TuneKey key;         // the class of the first dispatch

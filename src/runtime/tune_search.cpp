@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "runtime/registry.hpp"
+
 namespace gpuopt {
 namespace {
 
@@ -93,6 +95,17 @@ class Search {
 };
 
 }  // namespace
+
+std::vector<int> tune_candidates(const OpTable& table) {
+  std::vector<int> out;
+  for (int v = 0; v < table.count; ++v) out.push_back(v);
+  for (int v = 0; v < table.count; ++v) {
+    const VariantConfigs& c = table.meta(v).configs;
+    for (int i = 0; i < c.count; ++i)
+      if (i != c.rule) out.push_back(pack_choice(v, i));
+  }
+  return out;
+}
 
 double tune_median(std::vector<double> values) {
   if (values.empty()) return 0.0;

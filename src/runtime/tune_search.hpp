@@ -1,6 +1,8 @@
 // gpuopt_tune's measurement plan, apart from CUDA so that host tests can drive it with a fake
-// clock. budget_ms counts measured device time and is split in three stages:
-// 1. every variant once untimed then once timed (highest rung first; these two calls are spent
+// clock. It searches candidates: each variant under its own rule, and each run-time
+// configuration of the rungs that declare some (tune_candidates). budget_ms counts measured
+// device time and is split in three stages:
+// 1. every candidate once untimed then once timed (last first; these two calls are spent
 //    whatever the budget); variants over kTuneDropFactor x the fastest single call are dropped;
 // 2. the rest in interleaved rounds (A, B, C, then B, C, A, ...: each round starts one variant
 //    later, so all see the same clocks and heat and none always runs first) until
@@ -23,6 +25,8 @@
 #include "gpuopt.h"
 
 namespace gpuopt {
+
+struct OpTable;
 
 constexpr double kTuneDropFactor = 4.0;   // slower single call than this x the fastest: dropped
 constexpr double kTuneMinSampleMs = 1.0;  // a sample runs enough calls to last this long
@@ -51,8 +55,13 @@ struct TuneOutcome {
   double spent_ms = 0.0;   // device time the search measured in all
 };
 
-// Searches variants 0 .. count-1 within budget_ms of measured time (see above). rule (may be
-// nullptr) points at the variant the preference rules choose (-1: none), read once stage 1 has
+// The candidates of an op's search as packed choices (registry.hpp): first every variant under its
+// own rule, in table order (candidate i is variant i), then each variant's configurations but
+// the one its rule always picks (VariantConfigs::rule; it would be timed twice).
+std::vector<int> tune_candidates(const OpTable& table);
+
+// Searches candidates 0 .. count-1 within budget_ms of measured time (see above). rule (may be
+// nullptr) points at the candidate the preference rules choose (-1: none), read once stage 1 has
 // run: the dispatcher learns it at the search's first call.
 gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out,
                             const int* rule = nullptr);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/deviceless.hpp"
+#include "runtime/registry.hpp"
 #include "runtime/tune_cache.hpp"
 
 namespace fuzz {
@@ -190,10 +191,12 @@ gpuopt_status_t variants(World& w, FuzzInput& in) {
     case 4:
       return gpuopt_last_variant(c, op, maybe(in, &name));
     default: {
-      // A real variant's name (taken from the table), "auto", NULL or arbitrary bytes.
+      // A real variant's name (taken from the table), one with a configuration (known or not),
+      // "auto", NULL or arbitrary bytes.
       char text[24] = {};
       const char* pick = nullptr;
-      switch (in.pick(4)) {
+      std::string with_config;
+      switch (in.pick(5)) {
         case 0:
           pick = "auto";
           break;
@@ -203,6 +206,13 @@ gpuopt_status_t variants(World& w, FuzzInput& in) {
           break;
         case 2:
           if (gpuopt_variant_name(c, op, index, &name) == GPUOPT_SUCCESS) pick = name;
+          break;
+        case 3:  // "variant:config", a configuration of that variant or not
+          if (gpuopt_variant_name(c, op, index, &name) == GPUOPT_SUCCESS) {
+            const char* const configs[] = {"coop_c2", "pingpong_c1", "algo0", "algo7", "algo8", ""};
+            with_config = std::string(name) + ":" + configs[in.pick(6)];
+            pick = with_config.c_str();
+          }
           break;
         default:
           break;
@@ -261,11 +271,39 @@ gpuopt_status_t tune(World& w, FuzzInput& in) {
 // header or not: it never crashes, a refused file leaves no entry and gives a reason, and an
 // accepted one survives a write and a second parse unchanged, every entry found in its table.
 gpuopt_status_t tune_cache_text(World&, FuzzInput& in) {
-  static const char* const kWords[] = {
-      "gemm ",  "reduce ", "axpy ", "a=f32 ",  "c=bf16 ",    "compute=2 ", "ta=0 ",
-      "tb=1 ",  "m=2^12 ", "n=0 ",  "k=2^62 ", "batch=2^0 ", "align16=1 ", "-> ",
-      "naive ", "cublas ", "0.5",   "1e308",   "-1",         "2^",         "=",
-      "#",      "\n",      "\r\n",  " ",       "dtype=f64 ", "op=0 ",      "in=i32 "};
+  static const char* const kWords[] = {"gemm ",
+                                       "reduce ",
+                                       "axpy ",
+                                       "a=f32 ",
+                                       "c=bf16 ",
+                                       "compute=2 ",
+                                       "ta=0 ",
+                                       "tb=1 ",
+                                       "m=2^12 ",
+                                       "n=0 ",
+                                       "k=2^62 ",
+                                       "batch=2^0 ",
+                                       "align16=1 ",
+                                       "-> ",
+                                       "naive ",
+                                       "cublas ",
+                                       "0.5",
+                                       "1e308",
+                                       "-1",
+                                       "2^",
+                                       "=",
+                                       "#",
+                                       "\n",
+                                       "\r\n",
+                                       " ",
+                                       "dtype=f64 ",
+                                       "op=0 ",
+                                       "in=i32 ",
+                                       ":",
+                                       "cublaslt:algo3 ",
+                                       "sm90_tma_wgmma:coop_c2 ",
+                                       "naive:fast ",
+                                       "gpuopt-tune-cache 1\n"};
   const gpuopt::TuneStamp stamp = gpuopt::tune_stamp_of(gpuopt::deviceless_h200());
   std::string text;
   if (in.pick(4)) text = gpuopt::format_tune_cache(stamp, {});
@@ -281,7 +319,8 @@ gpuopt_status_t tune_cache_text(World&, FuzzInput& in) {
   bool sound = ok || (got.empty() && !why.empty());
   if (ok) {
     const gpuopt::TuneTable table(got);
-    for (const gpuopt::TuneEntry& e : got) sound = sound && table.find(e.op, e.key) == e.variant;
+    for (const gpuopt::TuneEntry& e : got)
+      sound = sound && table.find(e.op, e.key) == gpuopt::pack_choice(e.variant, e.config);
     sound = sound &&
             gpuopt::parse_tune_cache(gpuopt::format_tune_cache(stamp, got), stamp, &again, &why) &&
             again.size() == got.size();

@@ -33,7 +33,7 @@ int pref(const Toy&, const DeviceDesc&) {
 // Plan steps that record which one wrote the storage last and how often each ran.
 int g_calls[2];
 template <int Id, int MaxSize>
-const char* plan_toy(const Toy& p, const DeviceDesc&, PlanStorage* s) {
+const char* plan_toy(const Toy& p, const DeviceDesc&, int, PlanStorage* s) {
   ++g_calls[Id];
   std::memset(s->bytes, 0, sizeof s->bytes);
   s->bytes[0] = static_cast<unsigned char>(Id + 1);
@@ -145,7 +145,7 @@ TEST(PlanHandoff, Sm90GemmRungIsAPlanningVariant) {
   p.a_type = p.c_type = GPUOPT_DTYPE_F64;
   p.compute = GPUOPT_COMPUTE_F64;
   PlanStorage s;
-  const char* why = t[sm90].plan(p, synthetic_device(90, 132), &s);
+  const char* why = t[sm90].plan(p, synthetic_device(90, 132), -1, &s);
   ASSERT_NE(why, nullptr);
   EXPECT_NE(std::string(why).find("dtype"), std::string::npos) << why;
   const Choice c = gpuopt::choose_variant(t, count, p, GPUOPT_DTYPE_F64, synthetic_device(80, 108),

@@ -2,7 +2,8 @@
 // is read back identical; a file stamped for another gpuopt version, device or driver is stale;
 // malformed files are refused with a reason naming the line; the write is atomic (no temporary
 // left, an existing file replaced whole); the table finds every entry and nothing else; a context
-// ignores a stale file with one log line.
+// ignores a stale file with one log line. Format 2's run-time configurations ("-> variant:config")
+// round-trip, format 1 files still parse, and a configuration a rung does not have runs its rule.
 #include "runtime/tune_cache.hpp"
 
 #include <dirent.h>
@@ -55,7 +56,11 @@ std::vector<TuneEntry> sample() {
   r.key = TuneKey{{GPUOPT_REDUCE_SUM, GPUOPT_DTYPE_I32, 0, 1, 8, 23}};
   r.variant = variant(GPUOPT_OP_REDUCE, "cub");
   r.ms = 0.125;
-  return {gemm_entry(14, "cublas", 2.75), gemm_entry(13, "naive", 0.5), r};
+  TuneEntry lt = gemm_entry(15, "cublaslt", 1.5);
+  lt.config = 3;  // algo3
+  TuneEntry sm90 = gemm_entry(16, "sm90_tma_wgmma", 9.25);
+  sm90.config = 1;  // coop_c2
+  return {gemm_entry(14, "cublas", 2.75), gemm_entry(13, "naive", 0.5), r, lt, sm90};
 }
 
 // Parse result: ok, entries, reason.
@@ -107,22 +112,25 @@ std::string slurp(const std::string& path) {
 
 TEST(TuneCacheFormat, RoundTripsEveryField) {
   const std::string text = gpuopt::format_tune_cache(stamp(), sample());
-  EXPECT_EQ(text.rfind("gpuopt-tune-cache 1\n", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("gpuopt-tune-cache 2\n", 0), 0u) << text;
   EXPECT_NE(text.find("device NVIDIA H100 80GB HBM3\n"), std::string::npos);
   EXPECT_NE(text.find("driver 13000\n"), std::string::npos);
   EXPECT_NE(text.find("gemm a=f32 c=f32 compute=2 ta=0 tb=1 m=2^12 n=2^12 k=2^12 batch=2^0 "
                       "align16=1 -> naive 0.5\n"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("align16=1 -> cublaslt:algo3 1.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("align16=1 -> sm90_tma_wgmma:coop_c2 9.25\n"), std::string::npos) << text;
   const Parsed p = parse(text);
   ASSERT_TRUE(p.ok) << p.why;
-  ASSERT_EQ(p.entries.size(), 3u);
+  ASSERT_EQ(p.entries.size(), sample().size());
   for (const TuneEntry& want : sample()) {
     bool found = false;
     for (const TuneEntry& got : p.entries) {
       if (got.op == want.op && got.key == want.key) {
         found = true;
         EXPECT_EQ(got.variant, want.variant);
+        EXPECT_EQ(got.config, want.config);
         EXPECT_DOUBLE_EQ(got.ms, want.ms);
       }
     }
@@ -168,9 +176,77 @@ TEST(TuneCacheFormat, StaleStampsAreRefusedNamingWhatDiffers) {
   EXPECT_FALSE(p.ok);
   EXPECT_NE(p.why.find("gpuopt"), std::string::npos) << p.why;
 
-  p = parse(edited("gpuopt-tune-cache 1", "gpuopt-tune-cache 2"));
+  p = parse(edited("gpuopt-tune-cache 2", "gpuopt-tune-cache 3"));
   EXPECT_FALSE(p.ok);
-  EXPECT_NE(p.why.find("format 2"), std::string::npos) << p.why;
+  EXPECT_NE(p.why.find("format 3"), std::string::npos) << p.why;
+  p = parse(edited("gpuopt-tune-cache 2", "gpuopt-tune-cache 0"));
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.why.find("format 0"), std::string::npos) << p.why;
+}
+
+// A format-1 file (before configurations: "-> variant ms") still parses, every entry under its
+// rung's own rule; written again it is format 2 with the same entries.
+TEST(TuneCacheFormat, FormatOneFilesStillParseAsTheRungsOwnRule) {
+  std::vector<TuneEntry> v1 = sample();
+  for (TuneEntry& e : v1) e.config = -1;
+  std::string text = gpuopt::format_tune_cache(stamp(), v1);
+  ASSERT_EQ(text.find(':'), std::string::npos) << "a format-1 body names no configuration";
+  text.replace(0, text.find('\n'), "gpuopt-tune-cache 1");
+  const Parsed p = parse(text);
+  ASSERT_TRUE(p.ok) << p.why;
+  ASSERT_EQ(p.entries.size(), v1.size());
+  for (const TuneEntry& e : p.entries) EXPECT_EQ(e.config, -1) << gpuopt::format_tune_entry(e);
+  std::string again = gpuopt::format_tune_cache(stamp(), p.entries);
+  EXPECT_EQ(again.rfind("gpuopt-tune-cache 2\n", 0), 0u);
+  EXPECT_EQ(again.substr(again.find('\n')), text.substr(text.find('\n')));
+}
+
+// A configuration the rung does not have (another gpuopt's name, a hand edit, a variant without
+// configurations) is not an error: the entry stays, under the rung's own rule. An unknown variant
+// still makes the file malformed.
+TEST(TuneCacheFormat, UnknownConfigurationFallsBackToTheRungsOwnRule) {
+  const std::string line =
+      "gemm a=f32 c=f32 compute=2 ta=0 tb=1 m=2^12 n=2^12 k=2^12 batch=2^0 align16=1 -> naive 0.5";
+  const std::string head =
+      "gemm a=f32 c=f32 compute=2 ta=0 tb=1 m=2^12 n=2^12 k=2^12 batch=2^0 align16=1 -> ";
+  for (const char* target : {"cublaslt:algo9", "sm90_tma_wgmma:pingpong_c4", "naive:fast",
+                             "cublaslt:", "cublas:algo1"}) {
+    const Parsed p = parse(edited(line, head + target + " 0.5"));
+    ASSERT_TRUE(p.ok) << target << ": " << p.why;
+    bool found = false;
+    for (const TuneEntry& e : p.entries) {
+      if (e.key.f[5] != 13) continue;  // the edited class (m=2^12)
+      found = true;
+      const std::string variant = std::string(target).substr(0, std::string(target).find(':'));
+      EXPECT_EQ(e.variant, gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), variant.c_str()))
+          << target;
+      EXPECT_EQ(e.config, -1) << target;
+    }
+    EXPECT_TRUE(found) << target;
+  }
+  const Parsed bad = parse(edited(line, head + "warp_drive:coop_c1 0.5"));
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.why.find("no gemm variant 'warp_drive:coop_c1'"), std::string::npos) << bad.why;
+}
+
+// Every configuration name of the two rungs that declare some parses back to its index.
+TEST(TuneCacheFormat, EveryDeclaredConfigurationRoundTrips) {
+  const gpuopt::OpTable& t = *gpuopt::op_table(GPUOPT_OP_GEMM);
+  int rungs = 0;
+  for (int v = 0; v < t.count; ++v) {
+    const gpuopt::VariantConfigs& c = t.meta(v).configs;
+    rungs += c.count > 0;
+    for (int i = 0; i < c.count; ++i) {
+      TuneEntry e = gemm_entry(12, t.meta(v).name, 1.0);
+      e.config = i;
+      const Parsed p = parse(gpuopt::format_tune_cache(stamp(), {e}));
+      ASSERT_TRUE(p.ok) << p.why;
+      ASSERT_EQ(p.entries.size(), 1u);
+      EXPECT_EQ(p.entries[0].variant, v);
+      EXPECT_EQ(p.entries[0].config, i) << t.meta(v).name << ":" << c.names[i];
+    }
+  }
+  EXPECT_EQ(rungs, 2) << "sm90_tma_wgmma and cublaslt declare configurations";
 }
 
 TEST(TuneCacheFormat, MalformedFilesAreRefusedNamingTheLine) {
@@ -253,12 +329,17 @@ TEST(TuneCacheTable, FindsEveryEntryAndNothingElse) {
       e.key.f[5] = m;
       e.key.f[7] = k;
       e.variant = (m + k) % 8;
+      e.config = (m * k) % 5 - 1;  // -1 (the rung's rule) .. 3
       entries.push_back(e);
     }
   }
   const gpuopt::TuneTable t(entries);
   EXPECT_EQ(t.size(), static_cast<int>(entries.size()));
-  for (const TuneEntry& e : entries) EXPECT_EQ(t.find(e.op, e.key), e.variant);
+  for (const TuneEntry& e : entries) {
+    const int found = t.find(e.op, e.key);
+    EXPECT_EQ(gpuopt::choice_variant(found), e.variant);
+    EXPECT_EQ(gpuopt::choice_config(found), e.config);
+  }
   TuneKey missing = entries[0].key;
   missing.f[5] = 50;
   EXPECT_EQ(t.find(GPUOPT_OP_GEMM, missing), -1);
@@ -311,9 +392,12 @@ TEST(TuneCacheAttach, StaleOrMalformedFileIsIgnoredWithOneLogLine) {
   ASSERT_TRUE(
       gpuopt::write_file_atomically(path, gpuopt::format_tune_cache(stamp(), sample()), &why));
   cache.attach(path.c_str(), stamp());
-  EXPECT_EQ(cache.entries(), 3);
+  EXPECT_EQ(cache.entries(), static_cast<int>(sample().size()));
   ASSERT_NE(cache.table(), nullptr);
   EXPECT_EQ(cache.table()->find(GPUOPT_OP_GEMM, sample()[1].key), sample()[1].variant);
+  EXPECT_EQ(cache.table()->find(GPUOPT_OP_GEMM, sample()[4].key),
+            gpuopt::pack_choice(sample()[4].variant, 1))
+      << "sm90_tma_wgmma:coop_c2";
 
   // Garbage: ignored again, one more line; the earlier entries are gone.
   ASSERT_TRUE(gpuopt::write_file_atomically(path, "garbage\n", &why));

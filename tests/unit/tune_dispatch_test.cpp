@@ -2,12 +2,16 @@
 // buffers, no CUDA call): a class the cache lists runs its recorded variant instead of the rules'
 // choice; other classes, a forced variant, a recorded variant that cannot run the problem and a
 // detached or stale cache fall back as docs/tuning.md says; GPUOPT_TUNE_CACHE attaches a file at
-// context creation; gpuopt_tune validates its arguments.
+// context creation; gpuopt_tune validates its arguments. Run-time configurations: a cache entry's
+// ("variant:config") reaches the dispatcher and falls back to the rules where the configuration
+// refuses the problem; gpuopt_context_set_variant and GPUOPT_VARIANT_<OP> accept
+// "variant:config" and refuse unknown configurations naming the argument and the known ones.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "deviceless_fixture.hpp"
 #include "gpuopt.h"
 #include "kernels/gemm/gemm.hpp"
+#include "kernels/gemm/sm90_tma_wgmma.hpp"
 #include "runtime/deviceless.hpp"
 #include "runtime/registry.hpp"
 #include "runtime/tune_cache.hpp"
@@ -71,7 +76,8 @@ class TuneDispatch : public unit::DevicelessContext {
     p.lda = p.ldb = p.ldc = n;
     return gpuopt::tune_key(p, t);
   }
-  // Writes a cache for `info` whose gemm entries map each (dtype, n) to a variant.
+  // Writes a cache for `info` whose gemm entries map each (dtype, n) to a variant (or
+  // "variant:config").
   void write_cache(const gpuopt_device_info_t& info,
                    const std::vector<std::pair<gpuopt::TuneKey, const char*>>& entries) {
     std::vector<gpuopt::TuneEntry> es;
@@ -79,8 +85,11 @@ class TuneDispatch : public unit::DevicelessContext {
       gpuopt::TuneEntry e;
       e.op = GPUOPT_OP_GEMM;
       e.key = k;
-      e.variant = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), name);
-      ASSERT_GE(e.variant, 0) << name;
+      std::string why;
+      const int choice = gpuopt::find_choice(*gpuopt::op_table(GPUOPT_OP_GEMM), name, &why);
+      ASSERT_GE(choice, 0) << why;
+      e.variant = gpuopt::choice_variant(choice);
+      e.config = gpuopt::choice_config(choice);
       e.ms = 1.0;
       es.push_back(e);
     }
@@ -201,6 +210,178 @@ TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedVariantAndNotesTheClassAndTh
   gpuopt::t_tune_probe = nullptr;
   EXPECT_EQ(axpy.calls, 0);
   EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
+}
+
+// Log lines at info and above while it lives (the decision lines name variant:config).
+class InfoLog {
+ public:
+  InfoLog() {
+    gpuopt_get_log_level(&level_);
+    gpuopt_set_log_level(GPUOPT_LOG_INFO);
+    gpuopt_set_log_callback(collect, this);
+  }
+  ~InfoLog() {
+    gpuopt_set_log_callback(nullptr, nullptr);
+    gpuopt_set_log_level(level_);
+  }
+  InfoLog(const InfoLog&) = delete;
+  InfoLog& operator=(const InfoLog&) = delete;
+  // Whether a line holds both a and b.
+  bool has(const std::string& a, const std::string& b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const std::string& l : lines_)
+      if (l.find(a) != std::string::npos && l.find(b) != std::string::npos) return true;
+    return false;
+  }
+  void clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    lines_.clear();
+  }
+
+ private:
+  static void collect(gpuopt_log_level_t, const char* message, void* user) {
+    InfoLog* self = static_cast<InfoLog*>(user);
+    std::lock_guard<std::mutex> lock(self->mu_);
+    self->lines_.push_back(message);
+  }
+  gpuopt_log_level_t level_ = GPUOPT_LOG_OFF;
+  std::mutex mu_;
+  std::vector<std::string> lines_;
+};
+
+TEST_F(TuneDispatch, CachedConfigurationRunsWithItsVariant) {
+  // The recorded configuration travels with its variant (the decision line names both);
+  // gpuopt_last_variant names the variant.
+  write_cache(gpuopt::deviceless_h200(), {{key(GPUOPT_DTYPE_F32, kN), "cublaslt:algo3"},
+                                          {key(GPUOPT_DTYPE_F64, kN), "cublaslt:algo0"}});
+  ASSERT_EQ(gpuopt_context_set_tune_cache(ctx_, path_.c_str()), GPUOPT_SUCCESS);
+  EXPECT_EQ(entries(), 2);
+  InfoLog log;
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublaslt");  // gpuopt_last_variant: the variant
+  EXPECT_TRUE(log.has("-> cublaslt:algo3", "(tuning cache)"));
+  EXPECT_EQ(run(GPUOPT_DTYPE_F64, kN), "cublaslt");
+  EXPECT_TRUE(log.has("-> cublaslt:algo0", "(tuning cache)"));
+  // Without a cache the decision line names the variant alone (its own rule).
+  ASSERT_EQ(gpuopt_context_set_tune_cache(ctx_, nullptr), GPUOPT_SUCCESS);
+  log.clear();
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
+  EXPECT_TRUE(log.has("-> cublas ", "(auto)"));
+  EXPECT_FALSE(log.has("cublas:", ""));
+}
+
+TEST_F(TuneDispatch, CachedConfigurationThatRefusesTheProblemFallsBackToTheRules) {
+  gpuopt::TuneKey tf32 = key(GPUOPT_DTYPE_F32, kN);
+  tf32.f[2] = GPUOPT_COMPUTE_TF32;
+  write_cache(gpuopt::deviceless_h200(), {{tf32, "sm90_tma_wgmma:pingpong_c1"}});
+  ASSERT_EQ(gpuopt_context_set_tune_cache(ctx_, path_.c_str()), GPUOPT_SUCCESS);
+  gpuopt_gemm_desc_t d = desc(GPUOPT_DTYPE_F32, kN);
+  d.compute = GPUOPT_COMPUTE_TF32;
+  InfoLog log;
+  ASSERT_EQ(gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_), GPUOPT_SUCCESS) << unit::last_message();
+  const char* name = nullptr;
+  ASSERT_EQ(gpuopt_last_variant(ctx_, GPUOPT_OP_GEMM, &name), GPUOPT_SUCCESS);
+  EXPECT_STREQ(name, "cublas");
+  EXPECT_TRUE(log.has("-> cublas ", "(auto)")) << "the rules decided, not the cache";
+}
+
+TEST_F(TuneDispatch, ForcedConfigurationRunsOrRefusesWithTheReasonNeverFallsBack) {
+  InfoLog log;
+  ASSERT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "cublaslt:algo5"), GPUOPT_SUCCESS)
+      << unit::last_message();
+  const char* forced = nullptr;
+  ASSERT_EQ(gpuopt_context_get_variant(ctx_, GPUOPT_OP_GEMM, &forced), GPUOPT_SUCCESS);
+  EXPECT_STREQ(forced, "cublaslt");  // the variant's name (static storage)
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublaslt");
+  EXPECT_TRUE(log.has("-> cublaslt:algo5", "(forced)"));
+
+  // sm90_tma_wgmma's configurations reach its plan: the ping-pong schedule refuses tf32, a
+  // cluster of 2 refuses a single column tile (n <= 128), each naming the configuration; a
+  // configuration the problem takes goes on to the plan's next check (device-less: no driver).
+  gpuopt_gemm_desc_t d = desc(GPUOPT_DTYPE_F32, kN);
+  d.compute = GPUOPT_COMPUTE_TF32;
+  ASSERT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "sm90_tma_wgmma:pingpong_c1"),
+            GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_), GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_NE(unit::last_message().find("configuration pingpong_*"), std::string::npos)
+      << unit::last_message();
+  ASSERT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "sm90_tma_wgmma:coop_c2"),
+            GPUOPT_SUCCESS);
+  gpuopt_gemm_desc_t narrow = d;
+  narrow.m = narrow.n = 100;  // tf32 NN: P (the column tiles) runs over m
+  EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &narrow, a_, b_, c_), GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_NE(unit::last_message().find("single column tile"), std::string::npos)
+      << unit::last_message();
+  EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_), GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_NE(unit::last_message().find("cuTensorMapEncodeTiled"), std::string::npos)
+      << unit::last_message();
+  ASSERT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "sm90_tma_wgmma:coop_c1"),
+            GPUOPT_SUCCESS);
+  EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &narrow, a_, b_, c_), GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_NE(unit::last_message().find("cuTensorMapEncodeTiled"), std::string::npos)
+      << unit::last_message();
+
+  ASSERT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "auto"), GPUOPT_SUCCESS);
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
+}
+
+TEST_F(TuneDispatch, UnknownConfigurationNamesAreRefusedNamingTheArgument) {
+  struct Case {
+    const char* name;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"sm90_tma_wgmma:pingpong_c4", "known: coop_c1, coop_c2, pingpong_c1, pingpong_c2"},
+      {"cublaslt:algo8", "algo7"},
+      {"cublaslt:", "not a configuration of gemm cublaslt"},
+      {"naive:fast", "it has none"},
+      {"warp_drive:coop_c1", "not a variant of gemm"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, c.name), GPUOPT_ERROR_NOT_FOUND)
+        << c.name;
+    const std::string msg = unit::last_message();
+    EXPECT_TRUE(unit::has_word(msg, "name")) << msg;
+    EXPECT_NE(msg.find(c.says), std::string::npos) << c.name << ": " << msg;
+    const char* forced = nullptr;  // nothing changed, the context is usable
+    ASSERT_EQ(gpuopt_context_get_variant(ctx_, GPUOPT_OP_GEMM, &forced), GPUOPT_SUCCESS);
+    EXPECT_STREQ(forced, "auto");
+  }
+  EXPECT_EQ(run(GPUOPT_DTYPE_F32, kN), "cublas");
+
+  // GPUOPT_VARIANT_GEMM takes the same syntax at context creation.
+  gpuopt_context_t other = nullptr;
+  ASSERT_EQ(setenv("GPUOPT_VARIANT_GEMM", "cublaslt:algo9", 1), 0);
+  EXPECT_EQ(gpuopt_context_create(0, &other), GPUOPT_ERROR_NOT_FOUND);
+  EXPECT_NE(unit::last_message().find("GPUOPT_VARIANT_GEMM=cublaslt:algo9"), std::string::npos)
+      << unit::last_message();
+  ASSERT_EQ(setenv("GPUOPT_VARIANT_GEMM", "cublaslt:algo2", 1), 0);
+  const gpuopt_status_t st = gpuopt_context_create(0, &other);
+  unsetenv("GPUOPT_VARIANT_GEMM");
+  ASSERT_EQ(st, GPUOPT_SUCCESS) << unit::last_message();
+  const char* forced = nullptr;
+  EXPECT_EQ(gpuopt_context_get_variant(other, GPUOPT_OP_GEMM, &forced), GPUOPT_SUCCESS);
+  EXPECT_STREQ(forced, "cublaslt");
+  EXPECT_EQ(gpuopt_context_destroy(other), GPUOPT_SUCCESS);
+}
+
+TEST_F(TuneDispatch, ProbeOfGpuoptTuneForcesTheTimedConfiguration) {
+  gpuopt::TuneProbe probe;
+  probe.op = GPUOPT_OP_GEMM;
+  const int lt = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "cublaslt");
+  const int wgmma = gpuopt::find_variant(*gpuopt::op_table(GPUOPT_OP_GEMM), "sm90_tma_wgmma");
+  InfoLog log;
+  gpuopt::t_tune_probe = &probe;
+  probe.variant = gpuopt::pack_choice(lt, 6);
+  const std::string ran = run(GPUOPT_DTYPE_F32, kN);
+  probe.variant = gpuopt::pack_choice(wgmma, gpuopt::sm90::kPingPongC2);  // tf32: refused
+  gpuopt_gemm_desc_t d = desc(GPUOPT_DTYPE_F32, kN);
+  d.compute = GPUOPT_COMPUTE_TF32;
+  const gpuopt_status_t refused = gpuopt_gemm(ctx_, stream_, &d, a_, b_, c_);
+  gpuopt::t_tune_probe = nullptr;
+  EXPECT_EQ(ran, "cublaslt");
+  EXPECT_TRUE(log.has("-> cublaslt:algo6", "(forced)"));
+  EXPECT_EQ(refused, GPUOPT_ERROR_UNSUPPORTED);
+  EXPECT_NE(unit::last_message().find("pingpong"), std::string::npos) << unit::last_message();
 }
 
 gpuopt_status_t no_call(void*) { return GPUOPT_SUCCESS; }

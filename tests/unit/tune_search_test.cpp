@@ -2,7 +2,9 @@
 // median wins, refusals are counted, slow variants are dropped after one timed call, the budget
 // ends the rounds, the two fastest are re-timed head to head (which decides between them even
 // when the clock drifts), the preference rules' choice keeps its place against a lead under
-// kTuneRuleMargin, and a failure aborts the search with its status.
+// kTuneRuleMargin, and a failure aborts the search with its status. The candidates are every
+// variant under its own rule, then the run-time configurations of the rungs that declare some,
+// and a configuration competes as a variant does.
 #include "runtime/tune_search.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +13,8 @@
 #include <map>
 #include <utility>
 #include <vector>
+
+#include "runtime/registry.hpp"
 
 namespace {
 
@@ -295,3 +299,79 @@ TEST(TuneSearch, AFailureAbortsWithItsStatus) {
 }
 
 }  // namespace
+
+namespace {
+
+// A table of three variants: none with configurations, one whose rule depends on the problem
+// (every configuration a candidate), one whose rule always picks its configuration 0 (not timed
+// twice).
+constexpr const char* kThree[] = {"a", "b", "c"};
+constexpr const char* kTwo[] = {"rule0", "other"};
+const gpuopt::VariantMeta kMetas[] = {
+    {"plain", "", 0, 0, false, 1u, {}},
+    {"scheduled", "", 0, 0, false, 1u, {kThree, 3, -1}},
+    {"vendor", "", 0, 0, true, 1u, {kTwo, 2, 0}},
+};
+const gpuopt::VariantMeta& fake_meta(int i) { return kMetas[i]; }
+
+}  // namespace
+
+TEST(TuneCandidates, VariantsFirstThenEachConfigurationButTheOneTheRuleAlwaysPicks) {
+  const gpuopt::OpTable t{"fake", "GPUOPT_VARIANT_FAKE", 3, fake_meta};
+  const std::vector<int> c = gpuopt::tune_candidates(t);
+  using gpuopt::pack_choice;
+  const std::vector<int> want = {
+      0, 1, 2, pack_choice(1, 0), pack_choice(1, 1), pack_choice(1, 2), pack_choice(2, 1)};
+  EXPECT_EQ(c, want);
+  for (int i = 0; i < t.count; ++i)  // candidate i is variant i under its own rule
+    EXPECT_EQ(c[static_cast<std::size_t>(i)], pack_choice(i, -1));
+  EXPECT_EQ(gpuopt::choice_name(t, c[4]), "scheduled:b");
+  EXPECT_EQ(gpuopt::choice_name(t, c[2]), "vendor");
+}
+
+TEST(TuneCandidates, TheGemmTableTimesSm90SchedulesAndClustersAndCublasLtAlgorithms) {
+  const gpuopt::OpTable& t = *gpuopt::op_table(GPUOPT_OP_GEMM);
+  const std::vector<int> c = gpuopt::tune_candidates(t);
+  std::vector<std::string> names;
+  for (std::size_t i = static_cast<std::size_t>(t.count); i < c.size(); ++i)
+    names.push_back(gpuopt::choice_name(t, c[i]));
+  const std::vector<std::string> want = {"sm90_tma_wgmma:coop_c1",
+                                         "sm90_tma_wgmma:coop_c2",
+                                         "sm90_tma_wgmma:pingpong_c1",
+                                         "sm90_tma_wgmma:pingpong_c2",
+                                         "cublaslt:algo1",
+                                         "cublaslt:algo2",
+                                         "cublaslt:algo3",
+                                         "cublaslt:algo4",
+                                         "cublaslt:algo5",
+                                         "cublaslt:algo6",
+                                         "cublaslt:algo7"};
+  EXPECT_EQ(names, want) << "cublaslt:algo0 is its own rule: timed once, as cublaslt";
+}
+
+TEST(TuneSearch, AConfigurationCompetesAsAVariantDoesUnderTheRulesMargin) {
+  // Candidates: variants 0..2 under their rules (2 is the rules' choice), then configurations 3
+  // (refuses this problem, as the ping-pong schedule refuses tf32), 4 and 5 of variant 2.
+  const int rule = 2;
+  auto run = [&](double config_ms, gpuopt::TuneOutcome* out) {
+    FakeVariants f;
+    f.ms[0] = {1.5};
+    f.ms[1] = {1.2};
+    f.ms[2] = {1.0};
+    f.refuse = {3};
+    f.ms[4] = {config_ms};
+    f.ms[5] = {1.1};
+    return gpuopt::tune_search(6, 1e9, f.fn(), out, &rule);
+  };
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(run(0.97, &out), GPUOPT_SUCCESS);  // 3% faster than the rule: recorded
+  EXPECT_EQ(out.best, 4);
+  EXPECT_EQ(out.runner_up, 2);
+  EXPECT_FALSE(out.rule_kept);
+  EXPECT_EQ(out.timed, 5);
+  EXPECT_EQ(out.refused, 1);
+  ASSERT_EQ(run(0.995, &out), GPUOPT_SUCCESS);  // 0.5%: the rule keeps its place
+  EXPECT_EQ(out.best, 2);
+  EXPECT_EQ(out.runner_up, 4);
+  EXPECT_TRUE(out.rule_kept);
+}

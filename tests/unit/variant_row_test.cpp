@@ -18,9 +18,10 @@ const char* needs_positive(const int& p, const DeviceDesc&) {
 }
 int twice(const int& p, const DeviceDesc&) { return 2 * p; }
 gpuopt_status_t run(const int&, const ExecEnv&) { return GPUOPT_SUCCESS; }
-const char* plan_step(const int&, const DeviceDesc&, PlanStorage*) { return nullptr; }
+const char* plan_step(const int&, const DeviceDesc&, int, PlanStorage*) { return nullptr; }
 
 constexpr unsigned kF32 = dtype_bit(GPUOPT_DTYPE_F32);
+constexpr const char* kShapes[] = {"small", "large"};
 
 constexpr Variant<int> kTable[] = {
     Row("plain", "defaults only", kF32).launch(run),
@@ -32,6 +33,7 @@ constexpr Variant<int> kTable[] = {
         .launch(run),
     Row("sm90a", "arch-specific", kF32).sm90a().plan(plan_step).rank(twice).launch(run),
     Row("exact", "exact cc only", kF32).exact_sm(90).launch(run),
+    Row("configured", "run-time configurations", kF32).configs(kShapes, 1).launch(run),
 };
 
 // The rows are constants: the table is built at compile time.
@@ -49,6 +51,35 @@ TEST(VariantRow, DefaultsAreAnyDeviceOwnCodeNoCheckRankZero) {
   EXPECT_EQ(v.preference, nullptr) << "choose_variant ranks a null preference 0";
   EXPECT_EQ(v.plan, nullptr);
   EXPECT_EQ(v.launch, &run);
+  EXPECT_EQ(v.meta.configs.count, 0) << "no run-time configurations";
+  EXPECT_EQ(v.meta.configs.names, nullptr);
+}
+
+TEST(VariantRow, ConfigsListsTheNamesAndTheOneTheRuleAlwaysPicks) {
+  const gpuopt::VariantConfigs& c = kTable[4].meta.configs;
+  ASSERT_EQ(c.count, 2);
+  EXPECT_STREQ(c.names[0], "small");
+  EXPECT_STREQ(c.names[1], "large");
+  EXPECT_EQ(c.rule, 1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "large", 5), 1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "largest", 7), -1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "larg", 4), -1) << "whole names only";
+  EXPECT_EQ(gpuopt::find_config(kTable[0].meta, "small", 5), -1);
+}
+
+TEST(VariantRow, PackedChoiceKeepsVariantAndConfiguration) {
+  using gpuopt::choice_config;
+  using gpuopt::choice_variant;
+  using gpuopt::pack_choice;
+  static_assert(pack_choice(5, -1) == 5, "a variant under its own rule packs to its index");
+  static_assert(pack_choice(-1, 3) == -1, "no variant: auto");
+  for (int v : {0, 1, 8, 300})
+    for (int c : {-1, 0, 1, 7}) {
+      EXPECT_EQ(choice_variant(pack_choice(v, c)), v);
+      EXPECT_EQ(choice_config(pack_choice(v, c)), c);
+    }
+  EXPECT_EQ(choice_variant(-1), -1);
+  EXPECT_EQ(choice_config(-1), -1);
 }
 
 TEST(VariantRow, EachStepSetsItsField) {
@@ -82,7 +113,7 @@ TEST(VariantRow, TableEntriesGivesTheFirstEntryAndTheCount) {
   int count = -1;
   const Variant<int>* first = gpuopt::table_entries(kTable, &count);
   EXPECT_EQ(first, &kTable[0]);
-  EXPECT_EQ(count, 4);
+  EXPECT_EQ(count, 5);
 }
 
 }  // namespace

@@ -171,7 +171,8 @@ class Context(_Handle):
         return _s(name.value)
 
     def set_variant(self, op, name):
-        """Forces variant ``name`` for ``op``; None or "auto" returns to automatic choice."""
+        """Forces variant ``name`` for ``op`` ("variant:config" also forces one of its run-time
+        configurations, e.g. "cublaslt:algo2"); None or "auto" returns to automatic choice."""
         check(lib.gpuopt_context_set_variant(self._h, op, None if name is None else
                                              name.encode()))
 
@@ -225,7 +226,7 @@ class Context(_Handle):
         ``op`` enqueued on ``stream``, e.g. ``lambda: gpuopt.gemm(stream, desc, A, B, C)``; it
         runs many times and overwrites its outputs), records the fastest for the problem's class
         (the preference rules' own choice stays unless another variant is more than 1% faster)
-        and returns the TuneResult (variant, ms, timed, refused)."""
+        and returns the TuneResult (variant, ms, timed, refused, config)."""
         err = []
 
         def trampoline(_user):

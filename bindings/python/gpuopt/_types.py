@@ -90,13 +90,15 @@ TUNE_CALL_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
 
 
 class TuneResult(_Sized):
-    """gpuopt_tune_result_t: what Context.tune measured (variant is a static C string)."""
+    """gpuopt_tune_result_t: what Context.tune measured (variant and config are static C
+    strings; config is None for the rung's own rule, else e.g. b"coop_c2", b"algo3")."""
     _fields_ = [
         ("struct_size", c_size_t),
         ("variant", ctypes.c_char_p),
         ("ms", c_double),
         ("timed", c_int),
         ("refused", c_int),
+        ("config", ctypes.c_char_p),
     ]
 
 

@@ -607,6 +607,11 @@ class Device(unittest.TestCase):
             self.assertGreaterEqual(r.timed, 2)
             self.assertEqual(ctx.tune_cache_entries(), 1)
             self.assertTrue(os.path.exists(path))
+            # The recorded variant and its run-time configuration (None: the rung's own rule),
+            # as the file names them: "-> variant[:config] ms".
+            recorded = r.variant.decode() + (":" + r.config.decode() if r.config else "")
+            with open(path) as f:
+                self.assertIn("-> " + recorded + " ", f.read())
             gpuopt.gemm(s, desc, a, b, c)
             s.synchronize()
             self.assertEqual(ctx.last_variant(gpuopt.GPUOPT_OP_GEMM), r.variant.decode())

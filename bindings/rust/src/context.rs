@@ -273,7 +273,8 @@ impl Context {
             .collect()
     }
 
-    /// Forces variant `name` for `op` (`None` or `"auto"`: automatic choice again).
+    /// Forces variant `name` for `op` (`None` or `"auto"`: automatic choice again);
+    /// `"variant:config"` also forces one of its run-time configurations (`"cublaslt:algo2"`).
     pub fn set_variant(&self, op: Op, name: Option<&str>) -> Result<()> {
         let owned = match name {
             Some(n) => Some(CString::new(n).map_err(|_| {
@@ -321,10 +322,13 @@ pub struct TuneResult {
     pub variant: &'static str,
     /// Its median time per call, milliseconds.
     pub ms: f64,
-    /// Variants that ran the problem and were timed.
+    /// Candidates (variants and run-time configurations) that ran the problem and were timed.
     pub timed: i32,
-    /// Variants that cannot run it.
+    /// Candidates that cannot run it.
     pub refused: i32,
+    /// The recorded variant's run-time configuration (`"coop_c2"` of sm90_tma_wgmma, `"algo3"`
+    /// of cublaslt; docs/tuning.md), or `None` for the rung's own rule.
+    pub config: Option<&'static str>,
 }
 
 /// The closure [`Context::tune`] runs, behind the C callback.
@@ -453,6 +457,7 @@ impl Context {
             ms: 0.0,
             timed: 0,
             refused: 0,
+            config: ptr::null(),
         };
         // SAFETY: live handles; t outlives the call, which is the only user of the pointer.
         let st = unsafe {
@@ -480,6 +485,8 @@ impl Context {
             ms: r.ms,
             timed: r.timed,
             refused: r.refused,
+            // SAFETY: static storage (a configuration name) or NULL.
+            config: unsafe { static_str(r.config) },
         })
     }
 }

@@ -196,6 +196,7 @@ pub struct gpuopt_tune_result_t {
     pub ms: f64,
     pub timed: c_int,
     pub refused: c_int,
+    pub config: *const c_char,
 }
 
 // ---- Operations ----

@@ -114,6 +114,7 @@ fn structs_match_the_c_layout() {
             ms,
             timed,
             refused,
+            config,
         }
     );
     rust_layout!(

@@ -19,7 +19,7 @@ std::uint32_t lt_alignment(const void* ptr, std::int64_t stride, std::size_t ele
   return static_cast<std::uint32_t>(bits & (~bits + 1));
 }
 
-LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_bytes) {
+LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_bytes, int algo) {
   const std::size_t ea = dtype_size(p.a_type), ec = dtype_size(p.c_type);
   const bool batched = p.batch > 1;
   LtKey k;
@@ -44,7 +44,8 @@ LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_
          batched ? p.stride_c : 0,
          static_cast<std::int64_t>(lt_alignment(p.A, p.stride_a, ea, p.batch)) |
              static_cast<std::int64_t>(lt_alignment(p.B, p.stride_b, ea, p.batch)) << 16,
-         lt_alignment(p.C, p.stride_c, ec, p.batch)};
+         lt_alignment(p.C, p.stride_c, ec, p.batch),
+         algo};
   return k;
 }
 

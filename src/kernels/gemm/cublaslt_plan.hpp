@@ -1,11 +1,13 @@
 // The cublaslt gemm rung's plans: what cublasLtMatmul needs besides the operands (the matmul and
-// matrix layout descriptors and the algorithm cuBLASLt's heuristic ranked first), made once per
-// problem class and kept in a process-wide cache, so a call of a known class runs no heuristic
-// query and creates no descriptor.
+// matrix layout descriptors and the algorithm cuBLASLt's heuristic ranked first, or the one of
+// rank i for the run-time configuration algo<i>), made once per problem class and algorithm rank
+// and kept in a process-wide cache, so a call of a known class runs no heuristic query and
+// creates no descriptor.
 //
 // A problem class is everything the heuristic sees: the device model (cc, SM count, L2 size),
 // types and compute type, transposes, sizes, leading dimensions, batch count and strides, the
-// alignment of A, B and C (of every matrix of a batch) and the workspace the algorithm may use.
+// alignment of A, B and C (of every matrix of a batch) and the workspace the algorithm may use;
+// the key adds the algorithm's rank.
 // Pointers themselves are not part of it, so a class covers every call on new buffers with the
 // same alignment.
 #pragma once
@@ -22,8 +24,12 @@
 
 namespace gpuopt {
 
+// Algorithms of the heuristic's ranking a configuration can name (algo0 .. algo7: gemm.hpp's
+// kCublasLtConfigs).
+constexpr int kCublasLtAlgos = 8;
+
 struct LtKey {
-  static constexpr std::size_t kFields = 21;
+  static constexpr std::size_t kFields = 22;
   std::array<std::int64_t, kFields> f{};
   bool operator==(const LtKey& o) const { return f == o.f; }
 };
@@ -37,8 +43,10 @@ struct LtKeyHash {
 std::uint32_t lt_alignment(const void* ptr, std::int64_t stride, std::size_t elem_bytes,
                            std::int64_t batch);
 
-// The class of p on dev with workspace_bytes of workspace.
-LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_bytes);
+// The class of p on dev with workspace_bytes of workspace, for the heuristic's algorithm of rank
+// algo (0: its first choice, the rung's own rule).
+LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_bytes,
+             int algo = 0);
 
 // A plan: descriptors (destroyed with it) and the algorithm, or none (has_algo false: the
 // heuristic found no algorithm; cached too, so the refusal costs no query either).
@@ -48,6 +56,10 @@ struct LtPlan {
   cublasLtMatmulAlgo_t algo{};
   std::size_t algo_workspace = 0;  // bytes the algorithm needs (at most the key's workspace)
   bool has_algo = false;
+  // The heuristic ranked fewer algorithms than the key's rank + 1: algo is its first (the rung's
+  // own rule), and returned says how many it had.
+  bool rank_missing = false;
+  int returned = 0;
   std::uint32_t align_a = 0, align_b = 0, align_c = 0;  // for messages
 
   LtPlan() = default;

@@ -3,8 +3,10 @@
 // on Hopper and later, 4 MiB before; PyTorch hands cuBLASLt 1 MiB by default) and the algorithm
 // cuBLASLt's heuristic ranks first for the problem class, with the alignment of the operands as
 // hints (as PyTorch's bgemm_internal_cublaslt). The heuristic runs once per class
-// (cublaslt_plan.hpp); the compute types are the cublas rung's (cublas_types.hpp). The second
-// vendor rung: the bench's vendor figure is the faster of the two.
+// (cublaslt_plan.hpp). The run-time configuration algo<i> (ExecEnv::config; a tuning cache's or a
+// forced one) runs the heuristic's algorithm of rank i instead: cuBLASLt leaves that search to its
+// caller, gpuopt_tune makes it (docs/tuning.md); the compute types are the cublas rung's
+// (cublas_types.hpp). The second vendor rung: the bench's vendor figure is the faster of the two.
 #include <cublasLt.h>
 
 #include <climits>
@@ -15,6 +17,7 @@
 #include "kernels/gemm/gemm.hpp"
 #include "runtime/blas_error.hpp"
 #include "runtime/error.hpp"
+#include "runtime/log.hpp"
 
 namespace gpuopt {
 namespace {
@@ -56,9 +59,10 @@ struct Preference {
   }
 };
 
-// Descriptors of p and the heuristic's first algorithm within workspace_bytes.
+// Descriptors of p and the heuristic's algorithm of rank `rank` within workspace_bytes (its first
+// when it ranks fewer: plan->rank_missing).
 cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t workspace_bytes,
-                         LtPlan* plan) {
+                         int rank, LtPlan* plan) {
   const GemmScalars scalars(p);
   GPUOPT_LT_TRY(cublasLtMatmulDescCreate(&plan->op, gemm_cublas_compute(p), scalars.scale_type()));
   const cublasOperation_t ta = gemm_cublas_op(p.trans_a), tb = gemm_cublas_op(p.trans_b);
@@ -87,13 +91,17 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
   GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, plan->align_c));
   GPUOPT_LT_TRY(pref.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, plan->align_c));
 
-  cublasLtMatmulHeuristicResult_t result{};
+  cublasLtMatmulHeuristicResult_t results[kCublasLtAlgos]{};
   int returned = 0;
-  const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt, plan->op, plan->a, plan->b, plan->c,
-                                                           plan->c, pref.p, 1, &result, &returned);
+  const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
+      lt, plan->op, plan->a, plan->b, plan->c, plan->c, pref.p, rank + 1, results, &returned);
   if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && returned == 0))
     return CUBLAS_STATUS_SUCCESS;  // no algorithm: has_algo stays false
   GPUOPT_LT_TRY(st);
+  plan->returned = returned;
+  // A result's fields are valid only where its state is SUCCESS (cuBLASLt's documentation).
+  plan->rank_missing = returned <= rank || results[rank].state != CUBLAS_STATUS_SUCCESS;
+  const cublasLtMatmulHeuristicResult_t& result = results[plan->rank_missing ? 0 : rank];
   plan->algo = result.algo;
   plan->algo_workspace = result.workspaceSize;
   plan->has_algo = true;
@@ -110,12 +118,13 @@ const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
 
 gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
   const auto lt = reinterpret_cast<cublasLtHandle_t>(env.blas);
-  const LtKey key = lt_key(p, *env.device, env.blas_workspace_bytes);
+  const int rank = env.config >= 0 && env.config < kCublasLtAlgos ? env.config : 0;
+  const LtKey key = lt_key(p, *env.device, env.blas_workspace_bytes, rank);
   LtPlanCache& cache = lt_plan_cache();
   std::shared_ptr<const LtPlan> plan = cache.find(key);
   if (!plan) {
     auto made = std::make_shared<LtPlan>();
-    const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, made.get());
+    const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, rank, made.get());
     if (st != CUBLAS_STATUS_SUCCESS)
       return blas_fail(st, env.fn, "cublaslt gemm: planning (descriptors, heuristic)");
     plan = cache.insert(key, std::move(made));
@@ -125,6 +134,19 @@ gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
                 "cublaslt gemm: cuBLASLt's heuristic has no algorithm for this problem (types, "
                 "layouts, alignment of A, B, C %u, %u, %u bytes, %zu bytes of workspace)",
                 plan->align_a, plan->align_b, plan->align_c, env.blas_workspace_bytes);
+  if (plan->rank_missing) {
+    // A forced configuration (or gpuopt_tune's candidate) must run what it names; a tuning
+    // cache's runs the rung's own rule instead (a class spans problems the heuristic ranks apart).
+    if (env.config_forced)
+      return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn,
+                  "cublaslt gemm: configuration algo%d: cuBLASLt's heuristic ranks %d "
+                  "algorithm%s for this problem",
+                  rank, plan->returned, plan->returned == 1 ? "" : "s");
+    log(LogLevel::debug,
+        "cublaslt gemm: tuned configuration algo%d is not among the heuristic's %d algorithms "
+        "for this problem; runs algo0",
+        rank, plan->returned);
+  }
   const GemmScalars s(p);
   const cublasStatus_t st = cublasLtMatmul(
       lt, plan->op, s.alpha(), p.A, plan->a, p.B, plan->b, s.beta(), p.C, plan->c, p.C, plan->c,

@@ -36,6 +36,10 @@ const char* gemm_need_alignment(const GemmProblem& p, std::size_t bytes);
 gpuopt_status_t gemm_launch_naive(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env);
 // cublaslt (cublaslt_vendor.cpp): cublasLtMatmul with a cached heuristic plan per problem class.
+// Its run-time configurations: the heuristic's algorithm of rank i (algo0, the first, is the
+// rung's own rule), kCublasLtAlgos at most (cublaslt_plan.hpp).
+inline constexpr const char* kCublasLtConfigs[] = {"algo0", "algo1", "algo2", "algo3",
+                                                   "algo4", "algo5", "algo6", "algo7"};
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env);
 // SIMT exact f32/f64 rungs (smem_tiled.cu, smem_coalesced_padded.cu, register_blocked.cu,
@@ -48,7 +52,11 @@ gpuopt_status_t gemm_launch_register_blocked(const GemmProblem& p, const ExecEnv
 gpuopt_status_t gemm_launch_warptiled_cpasync(const GemmProblem& p, const ExecEnv& env);
 // sm90_tma_wgmma (sm_90a; bf16/f16/tf32): its plan step (the check; the TMA descriptors the
 // launcher then finds in ExecEnv::plan) and launcher.
-const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,
+// Its run-time configurations (docs/tuning.md; sm90::Config): schedule (cooperative m64n256 or
+// ping-pong m64n128, 16-bit only) x cluster (1 or 2 CTAs sharing the Q tile by multicast).
+inline constexpr const char* kSm90TmaWgmmaConfigs[] = {"coop_c1", "coop_c2", "pingpong_c1",
+                                                       "pingpong_c2"};
+const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev, int config,
                                      PlanStorage* storage);
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env);
 // f64_tensorcore (mma.sync f64; f64_tensorcore.cu, f64_tensorcore_sm90.cu).

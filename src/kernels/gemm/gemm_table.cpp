@@ -126,6 +126,7 @@ constexpr Variant<GemmProblem> kTable[] = {
         .sm90a()
         // no can_implement: its plan step checks the problem
         .plan(gemm_plan_sm90_tma_wgmma)
+        .configs(kSm90TmaWgmmaConfigs)
         // Above the vendor rungs only in the two shape classes of sm90_tma_wgmma_pref (measured
         // ahead there); elsewhere below both, as the bench rows measured it. A tuning
         // cache (docs/tuning.md) still picks it where it times faster.
@@ -147,6 +148,7 @@ constexpr Variant<GemmProblem> kTable[] = {
         kAllTypes)
         .vendor()
         .can(gemm_can_cublaslt)
+        .configs(kCublasLtConfigs, /*rule=*/0)
         .rank<99>()
         .launch(gemm_launch_cublaslt),
 };

@@ -84,9 +84,12 @@ bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std
                           CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
-int schedule_override = -1;
+static_assert(sizeof(kSm90TmaWgmmaConfigs) / sizeof(kSm90TmaWgmmaConfigs[0]) == 4 &&
+                  config_pingpong(kPingPongC1) && !config_pingpong(kCoopC2) &&
+                  config_cluster(kCoopC2) == 2 && config_cluster(kPingPongC1) == 1,
+              "the configuration names follow sm90::Config");
 
-const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
+const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan, int config) {
   if (const char* why = check_types(p)) return why;
   if (p.k < 1) return "k == 0 (C = beta * C) is left to the other variants";
   if (p.m > INT_MAX || p.n > INT_MAX || p.k > INT_MAX) return "m, n, k must fit in int32 (TMA)";
@@ -94,7 +97,6 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   if (dev.sm_count < 1) return "device multiprocessor count unknown";
   if (dev.smem_optin < static_cast<std::size_t>(kSmemStagedBytes))
     return "needs 209 KiB of shared memory per block";
-  if (!driver_api().cuTensorMapEncodeTiled) return "the driver lacks cuTensorMapEncodeTiled";
 
   // tf32 with an MN-major operand reads it through registers as P. NN: P = op(A) (MN-major),
   // Q = op(B)^T (K-major), D = C; TT: P = op(B)^T (MN-major), Q = op(A) (K-major), D = C^T.
@@ -107,17 +109,28 @@ const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan) {
   // consumer's main loop (+27% at 8192^2 x 1024, +5% at 512 x 256^3) but its m64n128 main loop
   // runs 4-9% slower than the cooperative m64n256 one at k = 4096-8192. H100, m = n = 4096 and
   // 8192: ping-pong +10-14% at k = 1024, +4-5% at 2048, mostly behind from 3072 (kPingPongMaxK).
-  plan->pingpong = GPUOPT_SM90_PINGPONG != 0 && !tf32 &&
-                   (schedule_override >= 0 ? schedule_override == 1 : p.k <= kPingPongMaxK);
+  // A configuration (tuning cache, forced, harness) replaces the rule: tune_search times each.
+  if (config >= 0 && config_pingpong(config) && (tf32 || GPUOPT_SM90_PINGPONG == 0))
+    return tf32 ? "configuration pingpong_*: the ping-pong schedule runs 16-bit inputs only"
+                : "configuration pingpong_*: built without the ping-pong schedule "
+                  "(GPUOPT_SM90_PINGPONG=0)";
+  plan->pingpong = config >= 0 ? config_pingpong(config)
+                               : GPUOPT_SM90_PINGPONG != 0 && !tf32 && p.k <= kPingPongMaxK;
   const int block_n = plan->pingpong ? kPpBlockN : kBlockN;  // Q rows per tile
   const std::int64_t tiles_x = (ext_p + kBlockM - 1) / kBlockM;
   const std::int64_t tiles_y = (ext_q + block_n - 1) / block_n;
   // Clusters of 2 along the columns share (multicast) the Q tile; a single column tile has no
   // partner.
-  const int cluster = tiles_x >= 2 ? kMaxCluster : 1;
+  if (config >= 0 && config_cluster(config) > 1 && (tiles_x < 2 || kMaxCluster < 2))
+    return tiles_x < 2 ? "configuration *_c2: a single column tile has no cluster partner"
+                       : "configuration *_c2: built with GPUOPT_SM90_MAX_CLUSTER=1";
+  const int cluster = config >= 0 ? config_cluster(config) : tiles_x >= 2 ? kMaxCluster : 1;
   const std::int64_t units_x = (tiles_x + cluster - 1) / cluster;
   // The persistent loop steps u += clusters past total_units: keep that within int32.
   if (units_x * tiles_y > (INT_MAX / 2) / p.batch) return "too many tiles for the int32 scheduler";
+
+  // Last: what depends on the problem alone refuses first (also where no driver is loaded).
+  if (!driver_api().cuTensorMapEncodeTiled) return "the driver lacks cuTensorMapEncodeTiled";
 
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(p.a_type));
   const int kk = static_cast<int>(kRowBytes / e);  // K elements per stage; also MN box width
@@ -175,9 +188,9 @@ static_assert(sizeof(sm90::Plan) <= sizeof(PlanStorage) &&
 // The check is the plan: building it is what finds every limit (types, alignment, shared memory,
 // the driver's tensor-map encoder accepting the operands). Dispatch keeps the plan for the launch
 // of the same call (ExecEnv::plan), so both TMA descriptors are encoded once per GEMM.
-const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev,
+const char* gemm_plan_sm90_tma_wgmma(const GemmProblem& p, const DeviceDesc& dev, int config,
                                      PlanStorage* storage) {
-  return sm90::make_plan(p, dev, ::new (storage->bytes) sm90::Plan);
+  return sm90::make_plan(p, dev, ::new (storage->bytes) sm90::Plan, config);
 }
 
 gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& env) {
@@ -186,7 +199,7 @@ gpuopt_status_t gemm_launch_sm90_tma_wgmma(const GemmProblem& p, const ExecEnv& 
   const sm90::Plan* planned =
       env.plan ? std::launder(reinterpret_cast<const sm90::Plan*>(env.plan->bytes)) : nullptr;
   if (!planned) {
-    if (const char* why = sm90::make_plan(p, *env.device, &fresh))
+    if (const char* why = sm90::make_plan(p, *env.device, &fresh, env.config))
       return fail(GPUOPT_ERROR_UNSUPPORTED, env.fn, "gemm sm90_tma_wgmma: %s", why);
     planned = &fresh;
   }

@@ -137,9 +137,12 @@ struct Plan {
   bool pingpong = false;  // the ping-pong schedule (Cfg<true>) rather than the cooperative one
 };
 
-// Tuning hook for scratch harnesses: -1 (default) lets make_plan choose the 16-bit schedule,
-// 0 forces the cooperative one, 1 ping-pong (when built with GPUOPT_SM90_PINGPONG).
-extern int schedule_override;
+// The run-time configurations (gemm.hpp's kSm90TmaWgmmaConfigs, in this order): schedule x
+// cluster size. make_plan's config -1 is the rung's own rule (ping-pong for 16-bit inputs with
+// k <= kPingPongMaxK, clusters of kMaxCluster where there are two column tiles).
+enum Config : int { kCoopC1 = 0, kCoopC2 = 1, kPingPongC1 = 2, kPingPongC2 = 3 };
+constexpr bool config_pingpong(int config) { return config >= kPingPongC1; }
+constexpr int config_cluster(int config) { return config % 2 ? 2 : 1; }
 
 // Tensor map of one operand as stored: `inner` contiguous elements per line, `outer` lines at
 // ld elements, `batch` matrices at stride elements; boxes of box_inner x box_outer x 1 landing
@@ -148,8 +151,10 @@ bool encode_tma_map(CUtensorMap* map, gpuopt_dtype_t type, const void* base, std
                     std::int64_t outer, std::int64_t ld, std::int64_t batch, std::int64_t stride,
                     int box_inner, int box_outer);
 
-// Fills plan for p on dev; nullptr on success, else why the variant cannot run p.
-const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan);
+// Fills plan for p on dev; nullptr on success, else why the variant cannot run p. config: one of
+// Config (the tuning cache's, a forced one's, or a harness's), or -1 for the rung's own rule; a
+// configuration the problem or the build cannot take is refused.
+const char* make_plan(const GemmProblem& p, const DeviceDesc& dev, Plan* plan, int config = -1);
 
 // Per-input-type launchers (sm90_tma_wgmma_launchers.cu; the kernels are compiled one set per
 // translation unit, sm90_tma_wgmma_instances.hpp).
