@@ -315,7 +315,7 @@ TEST_F(GemmVariants, F64TensorcorePersistentCallsBackToBack) {
   std::vector<std::unique_ptr<GemmData>> data;
   for (GemmCase& c : cases) {
     if (c.batch == 1) c = with_ld(c, 0, 0, 3);
-    data.emplace_back(new GemmData(f64, sampled(c), rng_));
+    data.push_back(std::make_unique<GemmData>(f64, sampled(c), rng_));
     ASSERT_TRUE(data.back()->ok());
   }
   for (const bool reverse : {false, true}) {

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <map>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -61,14 +60,15 @@ TEST(GemmF64StreamK, PersistentBlocksTakeTheUnitsOfOneMatrix) {
   EXPECT_EQ(b.blocks, 132);
   EXPECT_EQ(b.sk.units, 1056);
   // One block per unit: batches, at most one unit per SM, no counter.
-  for (const auto& [tiles, batch, counter] :
-       {std::tuple<long long, long long, unsigned*>{1024, 2, &next},
-        {132, 1, &next},
-        {100, 1, &next},
-        {1024, 1, nullptr}}) {
-    StreamKPlan p = plan_stream_k(tiles, 128, batch, 132, g_flags);
+  struct Case {
+    long long tiles, batch;
+    unsigned* counter;
+  };
+  for (const Case& c :
+       {Case{1024, 2, &next}, Case{132, 1, &next}, Case{100, 1, &next}, Case{1024, 1, nullptr}}) {
+    StreamKPlan p = plan_stream_k(c.tiles, 128, c.batch, 132, g_flags);
     const long long blocks = p.blocks;
-    plan_persistent(p, batch, 132, counter);
+    plan_persistent(p, c.batch, 132, c.counter);
     EXPECT_EQ(p.blocks, blocks);
     EXPECT_EQ(p.sk.next, nullptr);
   }
