@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ GemmCase with_ld(GemmCase c, std::int64_t extra_a, std::int64_t extra_b, std::in
   c.lda = extra_a ? rows_a(c) + extra_a : round8(rows_a(c));
   c.ldb = extra_b ? rows_b(c) + extra_b : round8(rows_b(c));
   c.ldc = extra_c ? c.m + extra_c : round8(c.m);
+  return c;
+}
+
+// The case with its reference on sampled elements of C (large shapes).
+GemmCase sampled(GemmCase c) {
+  c.sampled = true;
   return c;
 }
 
@@ -106,14 +113,18 @@ std::vector<GemmCase> sweep_cases() {
   // f64_tensorcore's warp-specialized kernel runs the leftover tiles as stream-K parts (2 or more
   // blocks per tile adding into C in k order; the k tail in the last part). beta != 0, and TT
   // (C^T store) with beta = 0 over the poisoned C.
-  GemmCase sk =
-      with_ld(make("2000x1500x1001 stream-K", N, N, 2000, 1500, 1001, 0.75, -0.5), 0, 0, 0);
-  sk.sampled = true;
-  v.push_back(sk);
-  GemmCase sk_tt =
-      with_ld(make("1500x2000x1001 TT stream-K", T, T, 1500, 2000, 1001, -1.25, 0.0), 0, 0, 8);
-  sk_tt.sampled = true;
-  v.push_back(sk_tt);
+  v.push_back(sampled(
+      with_ld(make("2000x1500x1001 stream-K", N, N, 2000, 1500, 1001, 0.75, -0.5), 0, 0, 0)));
+  v.push_back(sampled(
+      with_ld(make("1500x2000x1001 TT stream-K", T, T, 1500, 2000, 1001, -1.25, 0.0), 0, 0, 8)));
+  // f64_tensorcore's TN kernel (warp-specialized, cc 9.0) with more units of work than SMs runs
+  // persistent blocks that take the units from a counter in the op workspace: whole tiles and
+  // stream-K parts (beta != 0), and whole tiles only (3 k tiles: no stream-K; blocks end on a
+  // whole tile), beta = 0 over the poisoned C.
+  v.push_back(sampled(
+      with_ld(make("2000x1500x1001 TN persistent", T, N, 2000, 1500, 1001, 1.25, -0.75), 0, 0, 0)));
+  v.push_back(sampled(
+      with_ld(make("2000x1500x90 TN persistent", T, N, 2000, 1500, 90, -0.5, 0.0), 3, 0, 5)));
   // The sm90 rung's stream-K tail (on 132 SMs: 100 units of 2 tiles for 66 clusters, the last
   // 34 cut into k ranges; bf16 k blocks of 64, tf32 of 32: both leave idle clusters the launcher's
   // minimum of k blocks): odd m and n (partial edge tiles: direct and staged epilogues), NN over
@@ -282,6 +293,48 @@ TEST_F(GemmVariants, EachRunsSomeTypeAndAutoRunsAll) {
     sync();
     EXPECT_TRUE(d.check()) << "auto -> " << gput::last_gemm_variant(ctx_);
   }
+}
+
+// f64_tensorcore back to back on one stream, no synchronization between the calls: persistent
+// TN calls of different shapes (the unit counter in the op workspace must be zero again after
+// each), with and without a stream-K tail (its flags share the workspace), beta != 0, between
+// them a batch and an NN call (one block per unit). Twice, in two orders.
+TEST_F(GemmVariants, F64TensorcorePersistentCallsBackToBack) {
+  if (gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "f64_tensorcore") != GPUOPT_SUCCESS) {
+    GTEST_SKIP() << "f64_tensorcore is not available on this device";
+  }
+  const GemmTypeConfig& f64 = gput::gemm_type_configs()[0];
+  std::vector<GemmCase> cases = {
+      make("TN stream-K", T, N, 2000, 1500, 1001, 0.75, -0.5),
+      make("TN whole tiles", T, N, 2000, 1500, 90, 1.25, 0.0),
+      with_batch(with_ld(make("TN batch 2", T, N, 1700, 1600, 257, -1.0, 0.75), 0, 0, 0), 2, 8, 16,
+                 24),
+      make("NN stream-K", N, N, 2000, 1500, 1001, 0.5, 0.0),
+      make("TN 2 waves + 8", T, N, 2100, 2000, 513, -0.75, 1.0),
+      make("TN one wave", T, N, 1500, 1400, 300, 1.0, 0.0)};
+  std::vector<std::unique_ptr<GemmData>> data;
+  for (GemmCase& c : cases) {
+    if (c.batch == 1) c = with_ld(c, 0, 0, 3);
+    data.push_back(std::make_unique<GemmData>(f64, sampled(c), rng_));
+    ASSERT_TRUE(data.back()->ok());
+  }
+  for (const bool reverse : {false, true}) {
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      const GemmData& d = *data[reverse ? data.size() - 1 - i : i];
+      ASSERT_EQ(d.reset_c(), cudaSuccess);
+    }
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      const GemmData& d = *data[reverse ? data.size() - 1 - i : i];
+      SCOPED_TRACE(gput::describe(d.problem()));
+      ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
+    }
+    sync();
+    for (const auto& d : data) {
+      SCOPED_TRACE(gput::describe(d->problem()) + (reverse ? " (reverse order)" : ""));
+      EXPECT_TRUE(d->check());
+    }
+  }
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
 }
 
 // GPUOPT_ERROR_NOT_FOUND for an unknown variant name; the forced variant is reported back.

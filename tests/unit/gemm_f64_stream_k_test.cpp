@@ -1,7 +1,8 @@
-// The stream-K tail of the warp-specialized f64 GEMM (src/kernels/gemm/f64_stream_k.hpp), host
-// side: when the plan splits, that the blocks' segments cover every (tile, k tile) exactly once,
-// that the parts of a shared tile are ranked in k order by increasing block, and that a part only
-// ever waits for segment 0 of the block before it (no cycle, no chain through second segments).
+// The work split of the warp-specialized f64 GEMM (src/kernels/gemm/f64_stream_k.hpp), host
+// side: when the plan splits, that the units' segments cover every (tile, k tile) exactly once,
+// that the parts of a shared tile are ranked in k order by increasing unit, that a part only
+// ever waits for segment 0 of the unit before it (no cycle, no chain through second segments),
+// and when plan_persistent turns the units over to persistent blocks.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 namespace {
 
 using gpuopt::f64mma::kStreamKMinWidth;
+using gpuopt::f64mma::plan_persistent;
 using gpuopt::f64mma::plan_stream_k;
 using gpuopt::f64mma::Segment;
 using gpuopt::f64mma::stream_k_segment;
@@ -41,6 +43,35 @@ TEST(GemmF64StreamK, BenchShapesOnAnH100) {
   EXPECT_EQ(b.sk.dp_tiles, 4092);
   EXPECT_EQ(b.sk.width, kStreamKMinWidth);
   EXPECT_EQ(b.blocks, 4092 + 64);
+}
+
+TEST(GemmF64StreamK, PersistentBlocksTakeTheUnitsOfOneMatrix) {
+  unsigned next = 0;
+  // 4096^3 on 132 SMs: 924 whole tiles + 132 stream-K units, taken by 132 blocks.
+  StreamKPlan a = plan_stream_k(1024, 128, 1, 132, g_flags);
+  plan_persistent(a, 1, 132, &next);
+  EXPECT_EQ(a.blocks, 132);
+  EXPECT_EQ(a.sk.units, 924 + 132);
+  EXPECT_EQ(a.sk.next, &next);
+  EXPECT_EQ(a.sk.dp_tiles, 924);  // the split itself is unchanged
+  // Whole waves, no stream-K: still persistent (8 units per block).
+  StreamKPlan b = plan_stream_k(1056, 128, 1, 132, g_flags);
+  plan_persistent(b, 1, 132, &next);
+  EXPECT_EQ(b.blocks, 132);
+  EXPECT_EQ(b.sk.units, 1056);
+  // One block per unit: batches, at most one unit per SM, no counter.
+  struct Case {
+    long long tiles, batch;
+    unsigned* counter;
+  };
+  for (const Case& c :
+       {Case{1024, 2, &next}, Case{132, 1, &next}, Case{100, 1, &next}, Case{1024, 1, nullptr}}) {
+    StreamKPlan p = plan_stream_k(c.tiles, 128, c.batch, 132, g_flags);
+    const long long blocks = p.blocks;
+    plan_persistent(p, c.batch, 132, c.counter);
+    EXPECT_EQ(p.blocks, blocks);
+    EXPECT_EQ(p.sk.next, nullptr);
+  }
 }
 
 TEST(GemmF64StreamK, SegmentsCoverEveryKTileOnceInOrder) {

@@ -1,14 +1,20 @@
-// Stream-K tail of the warp-specialized f64 GEMM (f64_tensorcore_ws.cuh): which blocks run which
-// k tiles of which output tiles. Plain C++ (host and device) so that the host unit tests can check
-// the split (tests/unit/gemm_f64_stream_k_test.cpp).
+// Work split of the warp-specialized f64 GEMM (f64_tensorcore_ws.cuh): which units of work (whole
+// tiles, stream-K parts) there are and which blocks run them. Plain C++ (host and device) so that
+// the host unit tests can check the split (tests/unit/gemm_f64_stream_k_test.cpp).
 //
 // With one block per SM, tiles % SMs tiles are left for a last, partial wave: at 8192^3 (4096
 // tiles of 128 x 128, 132 SMs) 4 tiles run alone on 4 SMs for a whole tile time while 128 SMs idle.
 // The plan keeps the full waves as they are (one block per tile) and spreads the k tiles of the
 // leftover tiles evenly over up to one block per SM: the tail tiles' k tiles are laid end to end
-// and block dp_tiles + i runs k tiles [i W, (i + 1) W). W <= k_tiles, so a block touches at most
-// two tiles. The blocks sharing a tile add their parts into C one after the other in k order (the
+// and unit dp_tiles + i runs k tiles [i W, (i + 1) W). W <= k_tiles, so a unit touches at most
+// two tiles. The units sharing a tile add their parts into C one after the other in k order (the
 // tile's flag counts the parts written), so the result does not depend on timing.
+//
+// Units: 0 .. dp_tiles - 1 the whole tiles (in tile order), then the stream-K units. Either one
+// block per unit (block b runs unit b), or persistent blocks (one per SM, plan_persistent) that
+// take units in order from a counter in the workspace: the tiles running at any time stay
+// neighbours in the tile order (shared L2 panels, as with one block per tile), and a block's
+// producer loads the next unit's first stages while its MMA warps store the one before.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -26,9 +32,13 @@ constexpr int kStreamKMinWidth = 16;
 
 // Kernel argument. dp_tiles == tiles: no stream-K (flags unused).
 struct StreamK {
-  int dp_tiles;     // tiles 0 .. dp_tiles - 1: one block each
-  int width;        // W: k tiles per stream-K block
+  int dp_tiles;     // units 0 .. dp_tiles - 1: the whole tiles
+  int width;        // W: k tiles per stream-K unit
   unsigned* flags;  // one per tail tile: zero before the launch and after it
+  // Persistent blocks: the unit counter (zero before the launch and after it; each block takes
+  // units with atomicAdd until one past the last), or nullptr: block b runs unit b.
+  unsigned* next = nullptr;
+  int units = 0;  // with `next`: how many units
 };
 
 // One piece of a block's work: k tiles [kb, ke) of `tile`. rank: position among the blocks that
@@ -39,7 +49,7 @@ struct Segment {
 
 struct StreamKPlan {
   StreamK sk;
-  long long blocks;  // grid.x
+  long long blocks;  // grid.x (plan_stream_k: one block per unit)
 };
 
 // The plan for `tiles` output tiles of `k_tiles` k tiles on `sms` SMs (one block per SM). No
@@ -61,11 +71,23 @@ inline StreamKPlan plan_stream_k(long long tiles, int k_tiles, long long batch, 
   return p;
 }
 
-// Segment j of block b: j = 0 the higher tile its k range touches, j = 1 the one below; false
-// past the last. A block runs its segments in that order. Before adding into C a part waits for
-// the part before it in k order, which is always segment 0 of the block before (b - 1): a block
-// waits only for lower blocks, and only for their first segment, so the waits neither cycle nor
-// chain through the second segments.
+// Persistent blocks for plan p when the workspace holds the unit counter `next` and there is more
+// than one block per SM: `sms` blocks take the p.blocks units from the counter. Batches keep one
+// block per unit (grid.z runs the matrices).
+inline void plan_persistent(StreamKPlan& p, long long batch, int sms, unsigned* next) {
+  if (next == nullptr || batch != 1 || sms <= 0 || p.blocks <= sms) return;
+  p.sk.next = next;
+  p.sk.units = static_cast<int>(p.blocks);
+  p.blocks = sms;
+}
+
+// Segment j of unit b: j = 0 the higher tile its k range touches, j = 1 the one below; false
+// past the last. A unit runs its segments in that order. Before adding into C a part waits for
+// the part before it in k order, which is always segment 0 of the unit before (b - 1): a unit
+// waits only for lower units, and only for their first segment, so the waits neither cycle nor
+// chain through the second segments. Lower units start first: one block per unit, blocks are
+// dispatched in index order (as CUTLASS's stream-K also assumes); persistent blocks take units
+// in index order, and a block runs its units in the order it took them.
 GPUOPT_F64SK_HD inline bool stream_k_segment(const StreamK& sk, long long tiles, int k_tiles, int b,
                                              int j, Segment& sg) {
   if (b < sk.dp_tiles) {

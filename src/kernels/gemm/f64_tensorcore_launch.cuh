@@ -85,8 +85,10 @@ gpuopt_status_t launch_sm90a(const GemmProblem& p, const ExecEnv& env);
 bool sm90a_built();
 
 // Static shared memory of the warp-specialized kernel: a full and an empty barrier per stage
-// (2 x 3 x 8 bytes; ptxas reports the block's static shared memory as 128 bytes).
+// (2 x 3 x 8 bytes) and the segment ring of persistent blocks (kWsSegSlots segments of 20 bytes,
+// a full and an empty barrier each, 8 bytes of claim state): 128 bytes.
 constexpr int kWsStaticSmemBytes = 128;
+constexpr int kWsSegSlots = 2;
 
 }  // namespace f64mma
 }  // namespace gpuopt
