@@ -207,7 +207,11 @@ std::string format_tune_cache(const TuneStamp& stamp, std::vector<TuneEntry> ent
     return std::lexicographical_compare(a.key.f, a.key.f + kTuneFields, b.key.f,
                                         b.key.f + kTuneFields);
   });
-  std::string s = std::string(kTuneMagic) + " " + std::to_string(kTuneFormat) + "\n";
+  // The oldest format that holds the entries: 1 when none records a configuration, so that a
+  // gpuopt that predates configurations reads the file too.
+  const bool configs =
+      std::any_of(entries.begin(), entries.end(), [](const TuneEntry& e) { return e.config >= 0; });
+  std::string s = std::string(kTuneMagic) + " " + std::to_string(configs ? kTuneFormat : 1) + "\n";
   s += "# Written by gpuopt_tune / gpuopt-bench --tune; docs/tuning.md describes the format.\n";
   s += "gpuopt " + stamp.gpuopt + "\n";
   s += "device " + stamp.device + "\n";
