@@ -337,6 +337,28 @@ TEST_F(GemmVariants, F64TensorcorePersistentCallsBackToBack) {
   ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
 }
 
+// Small problems that take f64_tensorcore's persistent TN path (more tiles than SMs on any H100 /
+// H200: 156 tiles of 128 x 128), with whole tiles only and with a stream-K tail, back to back:
+// small enough for racecheck and synccheck to finish (gpu-check.sh SANITIZER_GTEST_FILTER).
+TEST_F(GemmVariants, F64TensorcorePersistentSmallForSanitizers) {
+  if (gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "f64_tensorcore") != GPUOPT_SUCCESS) {
+    GTEST_SKIP() << "f64_tensorcore is not available on this device";
+  }
+  const GemmTypeConfig& f64 = gput::gemm_type_configs()[0];
+  GemmData whole(f64, make("TN whole tiles", T, N, 1536, 1664, 48, 1.0, 0.0), rng_);
+  GemmData tail(f64, make("TN stream-K", T, N, 1536, 1664, 520, -0.5, 0.75), rng_);
+  ASSERT_TRUE(whole.ok());
+  ASSERT_TRUE(tail.ok());
+  for (const GemmData* d : {&whole, &tail, &whole}) {
+    SCOPED_TRACE(gput::describe(d->problem()));
+    ASSERT_EQ(d->reset_c(), cudaSuccess);
+    ASSERT_GPUOPT_OK(d->run(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d->check());
+  }
+  ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, nullptr));
+}
+
 // GPUOPT_ERROR_NOT_FOUND for an unknown variant name; the forced variant is reported back.
 TEST_F(GemmVariants, ForcingByName) {
   EXPECT_STATUS(GPUOPT_ERROR_NOT_FOUND,
