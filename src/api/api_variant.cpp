@@ -106,11 +106,11 @@ GPUOPT_API gpuopt_status_t gpuopt_context_set_variant(gpuopt_context_t ctx, gpuo
       return GPUOPT_SUCCESS;
     }
     std::string why;
-    bool config_unknown = false;
-    const int choice = gpuopt::find_choice(*t, name, &why, &config_unknown);
+    int variant = -1;
+    const int choice = gpuopt::find_choice(*t, name, &why, &variant);
     if (choice < 0)
-      return config_unknown ? fail(GPUOPT_ERROR_NOT_FOUND, fn, "name \"%s\": %s", name, why.c_str())
-                            : fail(GPUOPT_ERROR_NOT_FOUND, fn, "name %s", why.c_str());
+      return variant >= 0 ? fail(GPUOPT_ERROR_NOT_FOUND, fn, "name \"%s\": %s", name, why.c_str())
+                          : fail(GPUOPT_ERROR_NOT_FOUND, fn, "name %s", why.c_str());
     why = gpuopt::arch_reason(t->meta(gpuopt::choice_variant(choice)), ctx->desc);
     if (!why.empty())
       return fail(GPUOPT_ERROR_UNSUPPORTED, fn, "variant %s cannot run here: %s", name,

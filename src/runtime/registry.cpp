@@ -40,8 +40,8 @@ int find_config(const VariantMeta& meta, const char* name, std::size_t len) {
   return -1;
 }
 
-int find_choice(const OpTable& table, const char* text, std::string* why, bool* config_unknown) {
-  if (config_unknown) *config_unknown = false;
+int find_choice(const OpTable& table, const char* text, std::string* why, int* variant_out) {
+  if (variant_out) *variant_out = -1;
   if (!text) {
     *why = "no name";
     return -1;
@@ -55,11 +55,11 @@ int find_choice(const OpTable& table, const char* text, std::string* why, bool* 
     *why += ")";
     return -1;
   }
+  if (variant_out) *variant_out = v;
   if (!colon) return v;
   const VariantMeta& meta = table.meta(v);
   const int c = find_config(meta, colon + 1, std::strlen(colon + 1));
   if (c < 0) {
-    if (config_unknown) *config_unknown = true;
     *why = "\"" + std::string(colon + 1) + "\" is not a configuration of " + table.op_name + " " +
            meta.name + " (";
     if (meta.configs.count == 0) *why += "it has none";

@@ -147,10 +147,9 @@ constexpr int choice_config(int packed) { return packed < 0 ? -1 : (packed >> 16
 int find_config(const VariantMeta& meta, const char* name, std::size_t len);
 
 // "variant" or "variant:config" (docs/tuning.md) as a packed choice, or -1 with *why (unknown
-// variant or configuration, naming the known ones). *config_unknown (may be nullptr) is set when
-// only the configuration is unknown.
-int find_choice(const OpTable& table, const char* text, std::string* why,
-                bool* config_unknown = nullptr);
+// variant or configuration, naming the known ones). *variant (may be nullptr): the index of the
+// named variant, also when only its configuration is unknown, or -1 for an unknown variant.
+int find_choice(const OpTable& table, const char* text, std::string* why, int* variant = nullptr);
 
 // The name of a packed choice: "variant" or "variant:config".
 std::string choice_name(const OpTable& table, int packed);

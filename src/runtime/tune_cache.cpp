@@ -116,22 +116,17 @@ bool parse_entry(const std::string& line, TuneEntry* e, std::string* why) {
     }
   }
   std::string unknown;
-  bool config_unknown = false;
-  const int choice = find_choice(*op_table(e->op), w[n + 2].c_str(), &unknown, &config_unknown);
-  if (choice < 0 && !config_unknown) {
+  int variant = -1;
+  const int choice = find_choice(*op_table(e->op), w[n + 2].c_str(), &unknown, &variant);
+  if (variant < 0) {
     *why = "no " + w[0] + " variant '" + w[n + 2] + "'";
     return false;
   }
-  if (config_unknown) {  // another gpuopt's configuration: the rung's own rule runs the class
+  if (choice < 0)  // another gpuopt's configuration: the rung's own rule runs the class
     log(LogLevel::debug, "tuning cache: %s; that entry runs the variant's own rule",
         unknown.c_str());
-    const std::string variant = w[n + 2].substr(0, w[n + 2].find(':'));
-    e->variant = find_variant(*op_table(e->op), variant.c_str());
-    e->config = -1;
-  } else {
-    e->variant = choice_variant(choice);
-    e->config = choice_config(choice);
-  }
+  e->variant = variant;
+  e->config = choice_config(choice);
   char* end = nullptr;
   e->ms = std::strtod(w[n + 3].c_str(), &end);
   if (*end || !(e->ms >= 0.0) || e->ms > 1e12) {
