@@ -206,7 +206,8 @@ std::string format_tune_cache(const TuneStamp& stamp, std::vector<TuneEntry> ent
   // gpuopt that predates configurations reads the file too.
   const bool configs =
       std::any_of(entries.begin(), entries.end(), [](const TuneEntry& e) { return e.config >= 0; });
-  std::string s = std::string(kTuneMagic) + " " + std::to_string(configs ? kTuneFormat : 1) + "\n";
+  std::string s = std::string(kTuneMagic) + " " +
+                  std::to_string(configs ? kTuneFormat : kTuneOldestFormat) + "\n";
   s += "# Written by gpuopt_tune / gpuopt-bench --tune; docs/tuning.md describes the format.\n";
   s += "gpuopt " + stamp.gpuopt + "\n";
   s += "device " + stamp.device + "\n";
