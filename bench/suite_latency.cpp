@@ -101,6 +101,7 @@ struct Side {
 };
 
 constexpr const char* kCachedVariant = "gpuopt cached checks";
+constexpr const char* kOneAllocationVariant = "gpuopt operands in one allocation";
 
 void set_checks(const BenchEnv& env, gpuopt_pointer_checks_t mode) {
   GPUOPT_CHECK(gpuopt_context_set_pointer_checks(env.ctx, mode));
@@ -127,11 +128,12 @@ Row base_row(const std::string& shape) {
   return r;
 }
 
-// Checks each side (gpuopt in both pointer-check modes, then the vendor), then times them in
-// alternation (warm-up batches first). The context is left in its default mode.
+// Checks each side (gpuopt in both pointer-check modes, the extra sides, then the vendor), then
+// times them in alternation (warm-up batches first). The context is left in its default mode.
 void measure_sides(BenchEnv& env, const std::string& shape, const Side& own, const Side& vendor,
-                   std::vector<Row>* rows) {
+                   std::vector<Row>* rows, const std::vector<Side>& extra = {}) {
   std::vector<Side> sides = gpuopt_sides(env, own);
+  for (const Side& e : extra) sides.push_back(e);
   sides.push_back(vendor);
   const std::size_t count = sides.size();
   std::vector<Row> out(count, base_row(shape));
@@ -209,7 +211,28 @@ void axpy_pair(BenchEnv& env, const Blas& blas, std::vector<Row>* rows) {
                            "cublasSaxpy");
               },
               [&](int calls) { return y.all_equal(0.5f * calls); }};
-  measure_sides(env, "axpy n=4096", own, vendor, rows);
+  // x and y carved from one allocation, as a framework's caching allocator hands out small
+  // tensors from one pool segment: default (full) pointer checks, one buffer-ID read per call.
+  Floats pool(2 * kAxpyN, 1.0f), pool_y(kAxpyN, 0.0f);
+  float* const px = pool.get();
+  float* const py = pool.get() + kAxpyN;
+  const auto pool_y_reset = [&] {
+    CUDA_CHECK(cudaMemcpy(py, pool_y.get(), kAxpyN * sizeof(float), cudaMemcpyDeviceToDevice));
+  };
+  Side pooled{
+      kOneAllocationVariant, false, pool_y_reset,
+      [&] {
+        GPUOPT_CHECK(
+            gpuopt_axpy(env.ctx, env.stream, GPUOPT_DTYPE_F32, kAxpyN, alpha, px, 1, py, 1));
+      },
+      [&](int calls) {
+        CUDA_CHECK(cudaMemcpy(pool_y.get(), py, kAxpyN * sizeof(float), cudaMemcpyDeviceToDevice));
+        const bool ok = pool_y.all_equal(0.5f * calls);
+        pool_y.set(0.0f);
+        return ok;
+      }};
+  pooled.enter = [&env] { set_checks(env, GPUOPT_POINTER_CHECKS_FULL); };
+  measure_sides(env, "axpy n=4096", own, vendor, rows, {pooled});
 }
 
 void gemm_pair(BenchEnv& env, const Blas& blas, int n, std::vector<Row>* rows) {
@@ -447,7 +470,7 @@ const Row* find(const Results& r, const std::string& shape, const char* variant)
 }  // namespace
 
 int latency_row_count(const Options& opt) {
-  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 20
+  return opt.wants_op("latency") && opt.variants.empty() && opt.wants_dtype(GPUOPT_DTYPE_F32) ? 21
                                                                                               : 0;
 }
 
@@ -507,6 +530,23 @@ void compute_latency_bars(Results& r, const Options& opt) {
       judge(&b);
       r.bars.push_back(b);
     }
+  // Operands a framework carves from one pool segment: one buffer-ID read covers both.
+  Bar one;
+  one.name = "latency axpy f32 n=4096, operands in one allocation: gpuopt us / cublas us";
+  one.target = "<= 1.0";
+  one.max = 1.0;
+  const Row* own = find(r, "axpy n=4096", kOneAllocationVariant);
+  const Row* vendor = find(r, "axpy n=4096", nullptr);
+  if (own && vendor) {
+    one.value = own->ms / vendor->ms;
+    one.note = fmt("%.2f", own->ms * 1000.0 / own->calls) + " vs " +
+               fmt("%.2f", vendor->ms * 1000.0 / vendor->calls) +
+               " us per call; default (full) pointer checks";
+  } else {
+    one.note = "no correct row pair";
+  }
+  judge(&one);
+  r.bars.push_back(one);
   Bar w;
   w.name = "latency stream wrap: us";
   w.target = "<= 10";

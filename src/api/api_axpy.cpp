@@ -21,7 +21,7 @@ std::size_t span_bytes(std::int64_t n, std::int64_t inc, std::size_t elem) {
 
 gpuopt_status_t check_vector(const char* fn, gpuopt::Context& ctx, const char* name,
                              const char* inc_name, const void* p, std::int64_t n, std::int64_t inc,
-                             std::size_t elem) {
+                             std::size_t elem, gpuopt::CallVerified* verified) {
   if (inc < 1)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s is %" PRId64 "; expected >= 1", inc_name,
                 inc);
@@ -34,7 +34,7 @@ gpuopt_status_t check_vector(const char* fn, gpuopt::Context& ctx, const char* n
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "n = %" PRId64 " with %s = %" PRId64 " overflows the addressable range", n,
                 inc_name, inc);
-  return gpuopt::check_device_range(fn, name, ctx, p, bytes);
+  return gpuopt::check_device_range(fn, name, ctx, p, bytes, verified);
 }
 
 }  // namespace
@@ -56,8 +56,9 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_axpy(gpuopt_context_t ctx, gpuopt_s
     if (n == 0) return GPUOPT_SUCCESS;
     const std::size_t elem = dtype == GPUOPT_DTYPE_F32 ? 4 : 8;
     GPUOPT_TRY(gpuopt::make_current(fn, *ctx));
-    GPUOPT_TRY(check_vector(fn, *ctx, "x", "incx", x, n, incx, elem));
-    GPUOPT_TRY(check_vector(fn, *ctx, "y", "incy", y, n, incy, elem));
+    gpuopt::CallVerified verified;  // x and y in one allocation: one driver query
+    GPUOPT_TRY(check_vector(fn, *ctx, "x", "incx", x, n, incx, elem, &verified));
+    GPUOPT_TRY(check_vector(fn, *ctx, "y", "incy", y, n, incy, elem, &verified));
 
     gpuopt::AxpyProblem p;
     p.dtype = dtype;

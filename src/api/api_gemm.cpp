@@ -61,8 +61,8 @@ gpuopt_status_t resolve_types(const gpuopt_gemm_desc_t& d, gpuopt_compute_t* com
 
 // Elements spanned by a rows x cols column-major matrix with leading dimension ld, repeated
 // batch times at stride; 0 on overflow.
-std::uint64_t span_elems(std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                         std::int64_t batch, std::int64_t stride) {
+std::uint64_t span_elems(std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t batch,
+                         std::int64_t stride) {
   const std::uint64_t lim = static_cast<std::uint64_t>(INT64_MAX) / 16;
   const std::uint64_t r = rows, c = cols, l = ld, b = batch, s = stride;
   if (c > 0 && (c - 1) > (lim - r) / (l ? l : 1)) return 0;
@@ -74,7 +74,7 @@ std::uint64_t span_elems(std::int64_t rows, std::int64_t cols, std::int64_t ld,
 gpuopt_status_t check_matrix(gpuopt::Context& ctx, const char* name, const char* ld_name,
                              const void* p, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                              std::int64_t batch, std::int64_t stride, const char* stride_name,
-                             std::size_t elem) {
+                             std::size_t elem, gpuopt::CallVerified* verified) {
   const std::int64_t min_ld = rows > 1 ? rows : 1;
   if (ld < min_ld)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
@@ -91,7 +91,7 @@ gpuopt_status_t check_matrix(gpuopt::Context& ctx, const char* name, const char*
   if (!elems)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn, "%s's extent overflows the address space",
                 name);
-  return gpuopt::check_device_range(kFn, name, ctx, p, elems * elem);
+  return gpuopt::check_device_range(kFn, name, ctx, p, elems * elem, verified);
 }
 
 }  // namespace
@@ -124,17 +124,19 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gemm(gpuopt_context_t ctx, gpuopt_s
     const std::size_t ea = gpuopt::dtype_size(d.a_type), ec = gpuopt::dtype_size(d.c_type);
     const bool ta = d.trans_a == GPUOPT_TRANS_T, tb = d.trans_b == GPUOPT_TRANS_T;
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
+    gpuopt::CallVerified verified;  // operands in one allocation: one driver query
     if (d.k > 0) {
       GPUOPT_TRY(check_matrix(*ctx, "A", "lda", A, ta ? d.k : d.m, ta ? d.m : d.k, d.lda, batch,
-                              d.stride_a, "stride_a", ea));
+                              d.stride_a, "stride_a", ea, &verified));
       GPUOPT_TRY(check_matrix(*ctx, "B", "ldb", B, tb ? d.n : d.k, tb ? d.k : d.n, d.ldb, batch,
-                              d.stride_b, "stride_b", ea));
+                              d.stride_b, "stride_b", ea, &verified));
     }
-    GPUOPT_TRY(check_matrix(*ctx, "C", "ldc", C, d.m, d.n, d.ldc, batch, d.stride_c, "stride_c",
-                            ec));
+    GPUOPT_TRY(check_matrix(*ctx, "C", "ldc", C, d.m, d.n, d.ldc, batch, d.stride_c, "stride_c", ec,
+                            &verified));
     if (batch > 1 && d.stride_c < d.ldc * d.n)
       return fail(GPUOPT_ERROR_INVALID_ARGUMENT, kFn,
-                  "desc->stride_c is %" PRId64 "; batches' C would overlap (need >= ldc * n = "
+                  "desc->stride_c is %" PRId64
+                  "; batches' C would overlap (need >= ldc * n = "
                   "%" PRId64 ")",
                   d.stride_c, d.ldc * d.n);
 
@@ -161,16 +163,14 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_gemm(gpuopt_context_t ctx, gpuopt_s
     p.stride_c = d.stride_c;
     int count = 0;
     const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
-    return gpuopt::run_dispatched(kFn, *ctx, *stream, GPUOPT_OP_GEMM, table, count, p, d.a_type,
-                                  [&] {
-                                    char s[200];
-                                    std::snprintf(s, sizeof s,
-                                                  "%s->%s %s%s m=%" PRId64 " n=%" PRId64
-                                                  " k=%" PRId64 " batch=%" PRId64,
-                                                  gpuopt_dtype_name(d.a_type),
-                                                  gpuopt_dtype_name(d.c_type), ta ? "T" : "N",
-                                                  tb ? "T" : "N", d.m, d.n, d.k, batch);
-                                    return std::string(s);
-                                  });
+    return gpuopt::run_dispatched(
+        kFn, *ctx, *stream, GPUOPT_OP_GEMM, table, count, p, d.a_type, [&] {
+          char s[200];
+          std::snprintf(s, sizeof s,
+                        "%s->%s %s%s m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64,
+                        gpuopt_dtype_name(d.a_type), gpuopt_dtype_name(d.c_type), ta ? "T" : "N",
+                        tb ? "T" : "N", d.m, d.n, d.k, batch);
+          return std::string(s);
+        });
   });
 }

@@ -94,15 +94,16 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_reduce(gpuopt_context_t ctx, gpuopt
                   "desc->num_segments is %" PRId64 "; the results overflow the address space",
                   d.num_segments);
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
+    gpuopt::CallVerified verified;  // operands in one allocation: one driver query
     if (extent > 0)
       GPUOPT_TRY(gpuopt::check_device_operand(kFn, "in", *ctx, in, elem,
-                                              static_cast<std::size_t>(extent) * elem));
-    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "out", *ctx, out, out_elem,
-                                            static_cast<std::size_t>(results) * out_elem));
+                                              static_cast<std::size_t>(extent) * elem, &verified));
+    GPUOPT_TRY(gpuopt::check_device_operand(
+        kFn, "out", *ctx, out, out_elem, static_cast<std::size_t>(results) * out_elem, &verified));
     if (d.offsets)
-      GPUOPT_TRY(
-          gpuopt::check_device_operand(kFn, "desc->offsets", *ctx, d.offsets, sizeof(int64_t),
-                                       static_cast<std::size_t>(results + 1) * sizeof(int64_t)));
+      GPUOPT_TRY(gpuopt::check_device_operand(
+          kFn, "desc->offsets", *ctx, d.offsets, sizeof(int64_t),
+          static_cast<std::size_t>(results + 1) * sizeof(int64_t), &verified));
 
     gpuopt::ReduceProblem p;
     p.op = d.op;

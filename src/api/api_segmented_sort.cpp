@@ -124,19 +124,20 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_segmented_sort(
     const std::size_t ks = gpuopt::sort_key_size(p.key_type);
     const std::size_t vs = static_cast<std::size_t>(p.value_bytes);
     const std::size_t n = static_cast<std::size_t>(p.num_items);
-    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_in", *ctx, keys_in, ks, n * ks));
-    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_out", *ctx, keys_out, ks, n * ks));
+    gpuopt::CallVerified v;  // operands in one allocation: one driver query
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_in", *ctx, keys_in, ks, n * ks, &v));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "keys_out", *ctx, keys_out, ks, n * ks, &v));
     if (vs) {
-      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_in", *ctx, values_in, vs, n * vs));
-      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_out", *ctx, values_out, vs, n * vs));
+      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_in", *ctx, values_in, vs, n * vs, &v));
+      GPUOPT_TRY(gpuopt::check_device_operand(kFn, "values_out", *ctx, values_out, vs, n * vs, &v));
     }
     if (p.offsets)
       GPUOPT_TRY(gpuopt::check_device_operand(
           kFn, "desc->offsets", *ctx, p.offsets, sizeof(int64_t),
-          static_cast<std::size_t>(p.num_segments + 1) * sizeof(int64_t)));
+          static_cast<std::size_t>(p.num_segments + 1) * sizeof(int64_t), &v));
     const std::size_t need = gpuopt::segmented_sort_workspace_bytes(p);
     GPUOPT_TRY(gpuopt::check_workspace(kFn, "gpuopt_segmented_sort_workspace_size", *ctx, workspace,
-                                       workspace_bytes, need));
+                                       workspace_bytes, need, &v));
     const Range ranges[] = {{"keys_out", keys_out, n * ks},
                             {"values_out", values_out, n * vs},
                             {"workspace", workspace, need},

@@ -155,8 +155,9 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_stencil(gpuopt_context_t ctx, gpuop
     GPUOPT_TRY(gpuopt::stencil_prepare(desc, in, out, &p, &in_bytes, &out_bytes));
     if (in_bytes == 0) return GPUOPT_SUCCESS;  // empty grid
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
-    GPUOPT_TRY(gpuopt::check_device_range(kFn, "in", *ctx, in, in_bytes));
-    GPUOPT_TRY(gpuopt::check_device_range(kFn, "out", *ctx, out, out_bytes));
+    gpuopt::CallVerified verified;  // in and out in one allocation: one driver query
+    GPUOPT_TRY(gpuopt::check_device_range(kFn, "in", *ctx, in, in_bytes, &verified));
+    GPUOPT_TRY(gpuopt::check_device_range(kFn, "out", *ctx, out, out_bytes, &verified));
     int count = 0;
     const gpuopt::Variant<gpuopt::StencilProblem>* table = gpuopt::stencil_variants(&count);
     return gpuopt::run_dispatched(

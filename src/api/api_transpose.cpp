@@ -28,8 +28,11 @@ extern "C" GPUOPT_API gpuopt_status_t gpuopt_transpose(gpuopt_context_t ctx, gpu
     p.B = B;
     const std::size_t elem = gpuopt::transpose_elem_size(p.dtype);
     GPUOPT_TRY(gpuopt::make_current(kFn, *ctx));
-    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "A", *ctx, A, elem, gpuopt::transpose_a_span(p)));
-    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "B", *ctx, B, elem, gpuopt::transpose_b_span(p)));
+    gpuopt::CallVerified verified;  // A and B in one allocation: one driver query
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "A", *ctx, A, elem, gpuopt::transpose_a_span(p),
+                                            &verified));
+    GPUOPT_TRY(gpuopt::check_device_operand(kFn, "B", *ctx, B, elem, gpuopt::transpose_b_span(p),
+                                            &verified));
     GPUOPT_TRY(gpuopt::transpose_check_overlap(kFn, p));
     int count = 0;
     const gpuopt::Variant<gpuopt::TransposeProblem>* table = gpuopt::transpose_variants(&count);

@@ -107,32 +107,56 @@ void remember_foreign_range(Context& ctx, std::uintptr_t base, std::uintptr_t en
   ctx.ranges.insert(e);
 }
 
+// Notes an allocation this call verified (when the op keeps a CallVerified).
+void note_verified(CallVerified* verified, std::uintptr_t base, unsigned long long id) {
+  if (verified && id) verified->add(base, id);
+}
+
 // A cached answer for [p, p + bytes): true when the cache vouches for it. A foreign entry is
-// re-read by buffer ID in full mode (a stale one is dropped) and trusted in cached mode; a
-// failing extent is left to the full query (the cache never makes an error).
-bool cached_ok(Context& ctx, const DriverApi& drv, const void* p, std::size_t bytes) {
+// re-read by buffer ID in full mode (a stale one is dropped), unless this call verified its
+// allocation already, and trusted in cached mode; a failing extent is left to the full query
+// (the cache never makes an error).
+bool cached_ok(Context& ctx, const DriverApi& drv, const void* p, std::size_t bytes,
+               CallVerified* verified) {
   const auto b = reinterpret_cast<std::uintptr_t>(p);
   RangeCache::Entry e;
   if (!ctx.ranges.find(b, &e)) return false;
   if (!e.owned &&
       ctx.pointer_checks.load(std::memory_order_relaxed) != GPUOPT_POINTER_CHECKS_CACHED &&
-      buffer_id(drv, p) != e.id) {
-    ctx.ranges.erase(e.base);
-    return false;
+      !(verified && verified->holds(e.base, e.id))) {
+    if (buffer_id(drv, p) != e.id) {
+      ctx.ranges.erase(e.base);
+      return false;
+    }
+    note_verified(verified, e.base, e.id);
   }
   return bytes <= e.end - b;
 }
 
 }  // namespace
 
+bool CallVerified::holds(std::uintptr_t base, unsigned long long id) const {
+  for (int i = 0; i < count_; ++i)
+    if (base_[i] == base && id_[i] == id) return true;
+  return false;
+}
+
+void CallVerified::add(std::uintptr_t base, unsigned long long id) {
+  if (count_ == kMax || holds(base, id)) return;
+  base_[count_] = base;
+  id_[count_] = id;
+  ++count_;
+}
+
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
-                                   std::size_t bytes) {
+                                   std::size_t bytes, CallVerified* verified) {
   const DriverApi& drv = driver_api();
-  if (cached_ok(ctx, drv, p, bytes)) return GPUOPT_SUCCESS;
+  if (cached_ok(ctx, drv, p, bytes, verified)) return GPUOPT_SUCCESS;
   if (deviceless_active()) {
     DevicelessAllocation a;
     const gpuopt_status_t st = deviceless_check_range(fn, arg, ctx.device, p, bytes, &a);
     remember_foreign_range(ctx, a.base, a.end, a.id);
+    if (st == GPUOPT_SUCCESS) note_verified(verified, a.base, a.id);
     return st;
   }
   cudaPointerAttributes attr{};
@@ -165,9 +189,13 @@ gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx
   CUresult r = drv.cuMemGetAddressRange(&base, &size, reinterpret_cast<CUdeviceptr>(p));
   if (r != CUDA_SUCCESS) return GPUOPT_SUCCESS;  // extent unknown (e.g. some VMM mappings)
   // Device or managed memory with a known extent: cached under its buffer ID (range_cache.hpp).
+  const unsigned long long id = buffer_id(drv, p);
   remember_foreign_range(ctx, static_cast<std::uintptr_t>(base),
-                         static_cast<std::uintptr_t>(base) + size, buffer_id(drv, p));
-  return check_extent(fn, arg, p, bytes, static_cast<std::uintptr_t>(base), size);
+                         static_cast<std::uintptr_t>(base) + size, id);
+  const gpuopt_status_t st =
+      check_extent(fn, arg, p, bytes, static_cast<std::uintptr_t>(base), size);
+  if (st == GPUOPT_SUCCESS) note_verified(verified, static_cast<std::uintptr_t>(base), id);
+  return st;
 }
 
 gpuopt_status_t not_device_accessible(const char* fn, const char* arg, const void* p) {
@@ -189,22 +217,23 @@ gpuopt_status_t check_extent(const char* fn, const char* arg, const void* p, std
 }
 
 gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& ctx, const void* p,
-                                     std::size_t align, std::size_t bytes) {
+                                     std::size_t align, std::size_t bytes, CallVerified* verified) {
   if (!p) return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", arg);
   if (align > 1 && reinterpret_cast<std::uintptr_t>(p) % align)
     return fail(GPUOPT_ERROR_MISALIGNED, fn, "%s (%p) is not aligned to its %zu-byte elements", arg,
                 p, align);
-  return check_device_range(fn, arg, ctx, p, bytes);
+  return check_device_range(fn, arg, ctx, p, bytes, verified);
 }
 
 gpuopt_status_t check_workspace(const char* fn, const char* query, Context& ctx, void* workspace,
-                                std::size_t workspace_bytes, std::size_t need) {
+                                std::size_t workspace_bytes, std::size_t need,
+                                CallVerified* verified) {
   if (workspace_bytes < need)
     return fail(GPUOPT_ERROR_INVALID_ARGUMENT, fn,
                 "workspace_bytes is %zu; this problem needs %zu (%s)", workspace_bytes, need,
                 query);
   if (need == 0) return GPUOPT_SUCCESS;
-  return check_device_operand(fn, "workspace", ctx, workspace, 256, need);
+  return check_device_operand(fn, "workspace", ctx, workspace, 256, need, verified);
 }
 
 gpuopt_status_t check_disjoint(const char* fn, const char* a_name, const void* a,

@@ -72,24 +72,46 @@ void forget_range(Context& ctx, const void* p);
 // any other value is logged and leaves the default (api_pointer_checks.cpp).
 void apply_env_pointer_checks(Context& ctx);
 
+// The caller's allocations one API call has verified (full pointer checks: a full query or a
+// buffer-ID re-read in this call): a further operand of the same call inside one of them, such as
+// tensors a framework carved from one pool segment, is answered without another driver query. It
+// lives on the stack of one call and is never kept across calls, so the promise of full checks
+// (memory freed or reallocated since an earlier call is refused) is unchanged: nothing can be
+// freed between two operand checks of one call that would not race the call's launch as well.
+class CallVerified {
+ public:
+  bool holds(std::uintptr_t base, unsigned long long id) const;
+  // Remembers [base, ...) under id; past kMax allocations the call just queries again.
+  void add(std::uintptr_t base, unsigned long long id);
+
+ private:
+  static constexpr int kMax = 4;
+  std::uintptr_t base_[kMax] = {};
+  unsigned long long id_[kMax] = {};
+  int count_ = 0;
+};
+
 // Validates that [p, p + bytes) is memory the context's device can access: device memory of this
 // device (cudaMalloc, VMM, pools), managed memory, or mapped host memory. Pageable host pointers,
 // other devices' memory and ranges running past their allocation are answered with a status and
 // a message naming fn and arg. Answers from the context's range cache where it can
-// (range_cache.hpp says why that is safe, and what GPUOPT_POINTER_CHECKS_CACHED trusts).
+// (range_cache.hpp says why that is safe, and what GPUOPT_POINTER_CHECKS_CACHED trusts). An op
+// that checks several operands passes one CallVerified for all of them (see above).
 gpuopt_status_t check_device_range(const char* fn, const char* arg, Context& ctx, const void* p,
-                                   std::size_t bytes);
+                                   std::size_t bytes, CallVerified* verified = nullptr);
 
 // An operand of an op: not NULL (INVALID_ARGUMENT), aligned to `align` bytes (MISALIGNED), and a
 // device-accessible range of `bytes` (check_device_range), each answer naming fn and arg.
 gpuopt_status_t check_device_operand(const char* fn, const char* arg, Context& ctx, const void* p,
-                                     std::size_t align, std::size_t bytes);
+                                     std::size_t align, std::size_t bytes,
+                                     CallVerified* verified = nullptr);
 
 // A caller workspace (the ops with a *_workspace_size query): at least `need` bytes
 // (INVALID_ARGUMENT naming workspace_bytes and the query), and when need > 0 a 256-byte-aligned
 // device range (check_device_operand on "workspace").
 gpuopt_status_t check_workspace(const char* fn, const char* query, Context& ctx, void* workspace,
-                                std::size_t workspace_bytes, std::size_t need);
+                                std::size_t workspace_bytes, std::size_t need,
+                                CallVerified* verified = nullptr);
 
 // INVALID_ARGUMENT naming both when [a, a + a_bytes) and [b, b + b_bytes) overlap (NULL or empty
 // ranges never do).

@@ -11,7 +11,9 @@
 //     (CU_POINTER_ATTRIBUTE_BUFFER_ID, never reused within a process). A hit re-reads the ID of
 //     the pointer (one cuPointerGetAttribute call instead of the two queries): memory freed by the
 //     caller and reallocated, as anything, at the same address has another ID (or none), so the
-//     stale entry is dropped and the full query runs. Pageable and pinned host memory is never
+//     stale entry is dropped and the full query runs. One call reads an allocation's ID once
+//     for all of its operands inside it (CallVerified, context.hpp: tensors of one framework
+//     pool segment), never once for several calls. Pageable and pinned host memory is never
 //     cached (the full query rejects or accepts it each time).
 //   - in GPUOPT_POINTER_CHECKS_CACHED mode (gpuopt_context_set_pointer_checks) a foreign hit is
 //     trusted without re-reading the ID: no driver call, as cuBLAS checks nothing. The extent is

@@ -101,6 +101,53 @@ TEST_F(PointerChecks, FullModeQueriesTheDriverForEachOperandOnEveryCall) {
     EXPECT_EQ(queries_of_one_axpy(x_, y_), 2u) << "one buffer-ID read per operand";
 }
 
+// Operands a framework carved from one pool segment (one driver allocation): one buffer-ID read
+// per call covers them all, and the next call reads it again.
+TEST_F(PointerChecks, FullModeQueriesAnAllocationOncePerCallWhateverItsOperands) {
+  char* pool = static_cast<char*>(caller_malloc(2 * kBytes));
+  void* x = pool;
+  void* y = pool + kBytes;
+  EXPECT_EQ(queries_of_one_axpy(x, y), 1u) << "the full query of x verifies y's allocation too";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(queries_of_one_axpy(x, y), 1u) << "one read per call";
+  // Operands in two allocations still cost one read each.
+  EXPECT_EQ(queries_of_one_axpy(x, y_), 2u);
+}
+
+// What one call verified never answers for the next: memory freed between two calls is refused
+// although the call before verified it for both operands.
+TEST_F(PointerChecks, AnAllocationVerifiedInOneCallIsCheckedAgainInTheNext) {
+  char* pool = static_cast<char*>(caller_malloc(2 * kBytes));
+  ASSERT_EQ(axpy(pool, pool + kBytes), GPUOPT_SUCCESS) << unit::last_message();
+  caller_free(pool);
+  EXPECT_EQ(axpy(pool, pool + kBytes), GPUOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(unit::last_message().find("x"), std::string::npos) << unit::last_message();
+  // The context stays usable.
+  EXPECT_EQ(axpy(x_, y_), GPUOPT_SUCCESS) << unit::last_message();
+}
+
+// gemm's three operands in one allocation: one read per call.
+TEST_F(PointerChecks, GemmOperandsInOneAllocationCostOneRead) {
+  constexpr int64_t n = 16;
+  constexpr size_t matrix = n * n * sizeof(float);
+  char* pool = static_cast<char*>(caller_malloc(3 * matrix));
+  gpuopt_gemm_desc_t d{};
+  d.struct_size = sizeof d;
+  d.trans_a = d.trans_b = GPUOPT_TRANS_N;
+  d.m = d.n = d.k = n;
+  d.alpha = 1.0;
+  d.a_type = d.c_type = GPUOPT_DTYPE_F32;
+  d.lda = d.ldb = d.ldc = n;
+  auto gemm = [&] {
+    const std::uint64_t before = gpuopt::deviceless_driver_queries();
+    EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &d, pool, pool + matrix, pool + 2 * matrix),
+              GPUOPT_SUCCESS)
+        << unit::last_message();
+    return gpuopt::deviceless_driver_queries() - before;
+  };
+  gemm();
+  EXPECT_EQ(gemm(), 1u);
+}
+
 TEST_F(PointerChecks, CachedModeQueriesOncePerAllocation) {
   ASSERT_EQ(gpuopt_context_set_pointer_checks(ctx_, GPUOPT_POINTER_CHECKS_CACHED), GPUOPT_SUCCESS);
   EXPECT_GT(queries_of_one_axpy(x_, y_), 0u) << "a range is validated by the driver once";
