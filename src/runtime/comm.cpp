@@ -50,9 +50,9 @@ gpuopt_status_t comm_close(const char* fn, Comm* comm, bool abort) {
   const NcclApi& api = *comm->api;
   NcclResult r = kNcclSuccess;
   if (comm->nccl) {
-    int cur = -1;
-    if (cudaGetDevice(&cur) != cudaSuccess || cur != comm->ctx->device)
-      cudaSetDevice(comm->ctx->device);
+    // NCCL tears a communicator down on its device. A failure to switch is not fatal here: the
+    // destroy is attempted all the same and answers for itself.
+    (void)make_current(fn, *comm->ctx);
     r = abort ? api.CommAbort(comm->nccl) : api.CommDestroy(comm->nccl);
   }
   if (comm->check_device) cudaFree(comm->check_device);
