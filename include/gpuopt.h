@@ -269,9 +269,10 @@ GPUOPT_API gpuopt_status_t gpuopt_context_set_allocator(gpuopt_context_t ctx,
  */
 typedef enum gpuopt_pointer_checks_t {
   /** The default: every raw pointer operand is checked against the driver on every call (one
-   *  buffer-ID query when its allocation is cached, the full attribute and extent queries
-   *  otherwise), so memory the caller freed, or freed and reallocated at the same address, is
-   *  refused with ::GPUOPT_ERROR_INVALID_ARGUMENT instead of being used. */
+   *  buffer-ID query when its allocation is cached, shared by the call's operands inside that
+   *  allocation; the full attribute and extent queries otherwise), so memory the caller freed, or
+   *  freed and reallocated at the same address, is refused with ::GPUOPT_ERROR_INVALID_ARGUMENT
+   *  instead of being used. */
   GPUOPT_POINTER_CHECKS_FULL = 0,
   /** An allocation of the caller validated once (memory kind, device, allocation bounds) is
    *  trusted by later calls on this context without a driver query, as cuBLAS and CUB trust
