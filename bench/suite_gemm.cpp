@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 
+#include "call_count.hpp"
 #include "check.hpp"
 #include "data_gen.hpp"
 #include "gemm_bars.hpp"
@@ -35,6 +36,14 @@ constexpr std::int64_t kTextbookMaxN = 4096;
 // probe with 20-call samples repeated within 1% (docs/notes/gemm-sm90.md).
 constexpr int kPairRounds = 9;
 constexpr double kPairSampleMs = 4.0;
+// Each variant's turn starts with warm-up calls lasting at least kPairWarmMs. Large gemms run at
+// the board's power cap (H100 SXM: 700 W in f64, tf32, bf16), where the clock is set by the power
+// the work draws, and after a switch the clock takes 25-50 ms to settle: with 1 warm-up call the
+// samples ran at the clock the previous variant left, and f64 4096^3 read own / cuBLAS 0.99 where
+// each alone at the cap reads 1.037 (own sustains a higher clock: less energy per flop); with
+// 50-100 ms of warm-up the interleave reads 1.03-1.05 (docs/notes/history/f64-power.md).
+constexpr double kPairWarmMs = 100.0;
+constexpr int kMaxPairWarmup = 4096;
 
 const char* compute_name(gpuopt_compute_t c) {
   switch (c) {
@@ -194,7 +203,7 @@ void time_row(BenchEnv& env, const VariantSpec& v, double first_ms,
   } else {
     const int extra_warmup = std::max(0, env.timer.warmup - 1);
     tc.warmup = std::min(extra_warmup, static_cast<int>(kWarmBudgetMs / t1));
-    tc.inner = std::clamp(static_cast<int>(std::ceil(kMinSampleMs / t1)), 1, kMaxInner);
+    tc.inner = calls_lasting(kMinSampleMs, t1, kMaxInner);
     const double fit = std::floor(kRowBudgetMs / (t1 * tc.inner));
     tc.repeats = static_cast<int>(std::clamp(fit, 1.0, static_cast<double>(max_repeats)));
   }
@@ -416,10 +425,10 @@ Row gemm_row_base(const GemmGroup& g) {
 // long run the machine's state drifts between rows that run seconds apart
 // (docs/notes/history/gemm-runs.md: 0.747 in the full run, 0.940 alone, same kernel; on the H100
 // rows of near-equal variants a minute apart differ by up to 8%). kPairRounds rounds of all of
-// them (time_interleaved), each 1 warm-up call and 3 samples of enough calls to last
-// kPairSampleMs at ms_hint per call. Returns each round's median per variant ([variant][round]):
-// ratios are taken round by round (paired_ratio), so a slow round counts against both variants.
-// Auto must run auto_ran throughout.
+// them (time_interleaved), each warm-up calls lasting kPairWarmMs and 3 samples of enough calls to
+// last kPairSampleMs, at ms_hint per call. Returns each round's median per variant
+// ([variant][round]): ratios are taken round by round (paired_ratio), so a slow round counts
+// against both variants. Auto must run auto_ran throughout.
 std::vector<std::vector<double>> time_interleaved_gemm(BenchEnv& env, const GemmGroup& g,
                                                        const Operands& o,
                                                        const std::vector<std::string>& variants,
@@ -431,10 +440,10 @@ std::vector<std::vector<double>> time_interleaved_gemm(BenchEnv& env, const Gemm
   };
   TimerConfig tc = env.timer;
   tc.sync_each = false;
-  tc.warmup = 1;
+  const double per_call = std::max(ms_hint, 1e-3);
+  tc.warmup = calls_lasting(kPairWarmMs, per_call, kMaxPairWarmup);
   tc.repeats = 3;
-  tc.inner = std::clamp(static_cast<int>(std::ceil(kPairSampleMs / std::max(ms_hint, 1e-3))), 1,
-                        kMaxInner);
+  tc.inner = calls_lasting(kPairSampleMs, per_call, kMaxInner);
   int selected = -1;
   const auto check_auto = [&] {
     if (selected < 0 || variants[static_cast<std::size_t>(selected)] != "auto") return;

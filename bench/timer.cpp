@@ -1,9 +1,9 @@
 #include "timer.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
+#include "call_count.hpp"
 #include "check.hpp"
 
 namespace bench {
@@ -55,9 +55,7 @@ Timing time_on_stream(cudaStream_t s, const std::function<void(long)>& enqueue,
     enqueue(call++);
     CUDA_CHECK(cudaEventRecord(b.get(), s));
     CUDA_CHECK(cudaEventSynchronize(b.get()));
-    double t = std::max(elapsed_ms(a, b), 1e-4);
-    inner = static_cast<int>(std::min(4096.0, std::ceil(cfg.min_sample_ms / t)));
-    inner = std::max(inner, 1);
+    inner = calls_lasting(cfg.min_sample_ms, elapsed_ms(a, b), 4096);
   }
 
   Timing out;
