@@ -38,7 +38,8 @@ tf32 with True and GPUOPT_COMPUTE_TF32; bf16 with reduced-precision reductions a
 default). bf16 in, f32 out needs torch.mm's out_dtype (torch >= 2.8); older torch times bf16 out
 and says so in the note (gpuopt still writes the case's f32 out).
 
-Timing follows gpuopt-bench's for a gemm row (bench/suite_gemm.cpp time_row, bench/timer.cpp):
+Timing follows gpuopt-bench's for a gemm row (bench/suite_gemm.cpp time_row, bench/timer.cpp),
+and interleaved, its re-timing's warm-up of at least 100 ms at each turn (PAIR_WARM_MS):
 one untimed call, a probe call t1, min(warmup - 1, 100 ms / t1) warm-up calls, then samples of
 inner = clamp(ceil(0.5 ms / t1), 1, 64) back-to-back calls each between two CUDA events, as
 many as fit one second (at most --repeats), the median per call reported. Interleaved, t1 is the
@@ -63,6 +64,12 @@ ROW_BUDGET_MS = 1000.0
 WARM_BUDGET_MS = 100.0
 MIN_SAMPLE_MS = 0.5
 MAX_INNER = 64
+# Each side's turn in the interleave starts with untimed calls lasting at least PAIR_WARM_MS (at
+# least one, at most MAX_PAIR_WARMUP), as gpuopt-bench's gemm re-timing (kPairWarmMs): large GEMMs
+# run at the board's power cap, and after a switch the clock takes 25-50 ms to follow the new
+# kernel's power, so without it each side was timed at the clock the other left.
+PAIR_WARM_MS = 100.0
+MAX_PAIR_WARMUP = 4096
 
 
 def parse_case(text):
@@ -208,6 +215,13 @@ def time_alone(torch, call, warmup, repeats):
     return summary(events_ms(events, inner), inner)
 
 
+def calls_lasting(span_ms, ms_per_call, max_calls):
+    """Calls of ms_per_call each that last at least span_ms: ceil(span / per call), at least 1
+    and at most max_calls (bench/call_count.hpp's rule)."""
+    n = math.ceil(span_ms / max(ms_per_call, 1e-4))
+    return int(min(max(n, 1), max(max_calls, 1)))
+
+
 def interleave_order(rounds, sides=2):
     """The sides' order in each round: 0 1, 1 0, 0 1, ... (which goes first alternates)."""
     return [tuple(range(sides)) if r % 2 == 0 else tuple(reversed(range(sides)))
@@ -217,15 +231,17 @@ def interleave_order(rounds, sides=2):
 def time_interleaved(torch, calls, warmup, repeats):
     """[summary] per call of calls (torch's, gpuopt's), timed in alternation on one stream: the
     schedule of the slower one's probe call (time_row's rule), then rounds in which each side
-    runs `inner` back-to-back calls between two CUDA events, the side going first alternating,
-    all rounds queued before one synchronization (no idle gap between them). At least 2 rounds
-    (both orders) unless a call takes over 2 s (each then timed once)."""
+    runs untimed calls lasting PAIR_WARM_MS and then `inner` back-to-back calls between two CUDA
+    events, the side going first alternating, all rounds queued before one synchronization (no
+    idle gap between them). At least 2 rounds (both orders) unless a call takes over 2 s (each
+    then timed once)."""
     first = [timed_once(torch, c) for c in calls]
     if max(first) > ONCE_MS:
         return [dict(summary([t], 1), note="timed once (over 2 s)") for t in first]
     t1 = max(timed_once(torch, c) for c in calls)
     extra, inner, rounds = schedule(t1, warmup, repeats)
     rounds = max(rounds, 2)
+    turn_warm = calls_lasting(PAIR_WARM_MS, t1, MAX_PAIR_WARMUP)
     for _ in range(extra):
         for c in calls:
             c()
@@ -233,6 +249,8 @@ def time_interleaved(torch, calls, warmup, repeats):
     events = [[] for _ in calls]
     for order in interleave_order(rounds, len(calls)):
         for side in order:
+            for _ in range(turn_warm):
+                calls[side]()
             start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             for _ in range(inner):

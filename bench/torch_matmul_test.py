@@ -191,6 +191,12 @@ class TorchMatmulHelper(unittest.TestCase):
         self.assertEqual(tm.median([3.0, 1.0, 2.0]), 2.0)
         self.assertEqual(tm.median([4.0, 1.0, 2.0, 3.0]), 2.5)
 
+    def test_calls_lasting_is_the_benchs(self):
+        self.assertEqual(tm.calls_lasting(100.0, 2.0, 4096), 50)
+        self.assertEqual(tm.calls_lasting(100.0, 900.0, 4096), 1)
+        self.assertEqual(tm.calls_lasting(100.0, 0.0, 4096), 4096)
+        self.assertEqual(tm.calls_lasting(100.0, 0.03, 4096), 3334)
+
     def test_interleave_order_alternates(self):
         self.assertEqual(tm.interleave_order(4), [(0, 1), (1, 0), (0, 1), (1, 0)])
 
@@ -199,10 +205,12 @@ class TorchMatmulHelper(unittest.TestCase):
         t, g = tm.time_interleaved(f.torch, [f.call("t", 2.0), f.call("g", 1.0)], 3, 20)
         self.assertEqual((t["ms"], g["ms"]), (2.0, 1.0))
         self.assertEqual((t["inner"], t["repeats"], g["repeats"]), (1, 20, 20))
-        # first call and probe of each, 2 warm-up rounds, then rounds t g, g t, ...
+        # first call and probe of each, 2 warm-up rounds, then rounds t g, g t, ..., each turn
+        # 100 ms of untimed calls at the slower side's 2 ms (50) before its timed call
         self.assertEqual(f.log[:8], ["t", "g", "t", "g", "t", "g", "t", "g"])
-        self.assertEqual(f.log[8:12], ["t", "g", "g", "t"])
-        self.assertEqual(len(f.log), 8 + 40)
+        turns = [f.log[8 + 51 * i:8 + 51 * (i + 1)] for i in range(4)]
+        self.assertEqual(turns, [["t"] * 51, ["g"] * 51, ["g"] * 51, ["t"] * 51])
+        self.assertEqual(len(f.log), 8 + 40 * 51)
         # a call over 2 s: each side timed once
         f = FakeClock()
         t, g = tm.time_interleaved(f.torch, [f.call("t", 2500.0), f.call("g", 10.0)], 3, 20)

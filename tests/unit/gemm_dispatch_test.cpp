@@ -123,4 +123,35 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_LT(sm90_rank(8192, 8192, 1024, 1, f32, f32), 99) << "tf32";
 }
 
+// f64_tensorcore's rank against the vendor's (cublas ranks 100): above it only for single NN
+// products with m, n, k >= 4096 on cc 9.x (measured ahead at the H100's power cap).
+int f64_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, int cc,
+             gpuopt_transpose_t ta = GPUOPT_TRANS_N, gpuopt_transpose_t tb = GPUOPT_TRANS_N) {
+  gpuopt::GemmProblem p =
+      problem(m, n, k, batch, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64, GPUOPT_DTYPE_F64);
+  p.trans_a = ta;
+  p.trans_b = tb;
+  int count = 0;
+  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
+  for (int i = 0; i < count; ++i)
+    if (std::string(table[i].meta.name) == "f64_tensorcore")
+      return table[i].preference(p, gpuopt::synthetic_device(cc, 132));
+  return -1;
+}
+
+TEST(GemmDispatch, F64TensorcoreRanksAboveTheVendorOnlyWhereMeasuredAhead) {
+  EXPECT_GT(f64_rank(4096, 4096, 4096, 1, 90), 100);
+  EXPECT_GT(f64_rank(8192, 8192, 8192, 1, 90), 100);
+  EXPECT_GT(f64_rank(5000, 8192, 4096, 1, 90), 100);
+  EXPECT_LT(f64_rank(4096, 4096, 4096, 1, 80), 99) << "sm_80's m8n8k4 kernel: not measured";
+  EXPECT_LT(f64_rank(2048, 2048, 2048, 1, 90), 99) << "smaller: not measured";
+  EXPECT_LT(f64_rank(8192, 8192, 2048, 1, 90), 99) << "short k: not measured";
+  EXPECT_LT(f64_rank(4096, 4096, 4096, 2, 90), 99) << "batched";
+  EXPECT_LT(f64_rank(4096, 4096, 4096, 1, 90, GPUOPT_TRANS_T), 99) << "TN: not measured";
+  EXPECT_LT(f64_rank(4096, 4096, 4096, 1, 90, GPUOPT_TRANS_N, GPUOPT_TRANS_T), 99) << "NT";
+  EXPECT_EQ(auto_choice(8192, 8192, 8192, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64),
+            "f64_tensorcore");
+  EXPECT_EQ(auto_choice(2048, 2048, 2048, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64), "cublas");
+}
+
 }  // namespace
