@@ -67,6 +67,17 @@ TEST(GemmDispatch, LargerBatchedOrOtherComputeKeepTheirRule) {
       << "f64: not measured";
 }
 
+// The preference the gemm table's rung `name` gives p on a synthetic device of compute
+// capability cc (-1: no such rung).
+int rank_of(const char* name, const gpuopt::GemmProblem& p, int cc) {
+  int count = 0;
+  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
+  for (int i = 0; i < count; ++i)
+    if (std::string(table[i].meta.name) == name)
+      return table[i].preference(p, gpuopt::synthetic_device(cc, 132));
+  return -1;
+}
+
 // The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
 // products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, for single 16-bit products with
 // m, n, k >= 8192 and for single tf32 NN / TT products with m, n, k >= 4096 and more work than
@@ -77,12 +88,7 @@ int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch
   gpuopt::GemmProblem p = problem(m, n, k, batch, compute, a, c);
   p.trans_a = ta;
   p.trans_b = tb;
-  int count = 0;
-  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
-  for (int i = 0; i < count; ++i)
-    if (std::string(table[i].meta.name) == "sm90_tma_wgmma")
-      return table[i].preference(p, gpuopt::synthetic_device(90, 132));
-  return -1;
+  return rank_of("sm90_tma_wgmma", p, 90);
 }
 
 TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
@@ -131,12 +137,7 @@ int f64_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
       problem(m, n, k, batch, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64, GPUOPT_DTYPE_F64);
   p.trans_a = ta;
   p.trans_b = tb;
-  int count = 0;
-  const gpuopt::Variant<gpuopt::GemmProblem>* table = gpuopt::gemm_variants(&count);
-  for (int i = 0; i < count; ++i)
-    if (std::string(table[i].meta.name) == "f64_tensorcore")
-      return table[i].preference(p, gpuopt::synthetic_device(cc, 132));
-  return -1;
+  return rank_of("f64_tensorcore", p, cc);
 }
 
 TEST(GemmDispatch, F64TensorcoreRanksAboveTheVendorOnlyWhereMeasuredAhead) {
