@@ -19,7 +19,22 @@ struct Candidate {
 // The search's state: the caller's clock and what it has spent.
 class Search {
  public:
-  Search(const TuneTimeFn& time, TuneOutcome* out) : time_(time), out_(out) {}
+  Search(const TuneTimeFn& time, TuneOutcome* out, double warm_ms)
+      : time_(time), out_(out), warm_ms_(warm_ms) {}
+
+  // Untimed calls of c lasting at least warm_ms (at c's first call's pace), so that the sample
+  // after them runs at the clock c's own power sets. Counted as spent.
+  gpuopt_status_t warm(const Candidate& c) {
+    if (!(warm_ms_ > 0.0)) return GPUOPT_SUCCESS;
+    const double calls = std::ceil(warm_ms_ / std::max(c.first_ms, 1e-4));
+    const int n =
+        calls >= kTuneMaxWarmCalls ? kTuneMaxWarmCalls : std::max(1, static_cast<int>(calls));
+    double ms = 0.0;
+    bool refused = false;
+    const gpuopt_status_t st = time_(c.v, n, &ms, &refused);
+    if (st == GPUOPT_SUCCESS && !refused) out_->spent_ms += ms * n;
+    return st;
+  }
 
   // One sample of `inner` calls of v into *ms; *ok false when v refused (it cannot, once it ran:
   // the sample is ignored then). Any other failure is returned.
@@ -58,7 +73,8 @@ class Search {
         Candidate& c = (*cands)[(j + static_cast<std::size_t>(round)) % n];
         double ms = 0.0;
         bool ok = false;
-        const gpuopt_status_t st = sample(c.v, c.inner, &ms, &ok);
+        gpuopt_status_t st = warm(c);
+        if (st == GPUOPT_SUCCESS) st = sample(c.v, c.inner, &ms, &ok);
         if (st != GPUOPT_SUCCESS) return st;
         if (ok) c.samples.push_back(ms);
       }
@@ -78,7 +94,9 @@ class Search {
       bool ok[2] = {false, false};
       for (int k = 0; k < 2; ++k) {
         const int side = round % 2 == 0 ? k : 1 - k;
-        const gpuopt_status_t st = sample((side == 0 ? a : b).v, inner, &ms[side], &ok[side]);
+        const Candidate& c = side == 0 ? a : b;
+        gpuopt_status_t st = warm(c);
+        if (st == GPUOPT_SUCCESS) st = sample(c.v, inner, &ms[side], &ok[side]);
         if (st != GPUOPT_SUCCESS) return st;
       }
       if (ok[0] && ok[1]) {
@@ -92,6 +110,7 @@ class Search {
  private:
   const TuneTimeFn& time_;
   TuneOutcome* out_;
+  double warm_ms_;
 };
 
 }  // namespace
@@ -137,9 +156,9 @@ double tune_duel_ratio(const std::vector<double>& a_ms, const std::vector<double
 }
 
 gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out,
-                            const int* rule) {
+                            const int* rule, double warm_ms) {
   *out = TuneOutcome{};
-  Search search(time, out);
+  Search search(time, out, warm_ms);
   std::vector<Candidate> cands;
   gpuopt_status_t st = search.first_calls(count, &cands);
   if (st != GPUOPT_SUCCESS || cands.empty()) return st;

@@ -16,6 +16,11 @@
 //    leader's opponent, and it keeps its place unless the leader is faster by more than
 //    kTuneRuleMargin: the cache overrides the rules on a measured lead, not on a noise-level one
 //    that another run would reverse (a row of the bench moves by 1-3% between runs).
+// Every timed sample of stages 2 and 3 follows untimed calls of its candidate lasting at least
+// warm_ms (kTuneWarmMs; counted in the budget): large problems run at the board's power cap, where
+// the clock follows the power the work draws and takes 25-50 ms to settle after a switch, so a
+// sample taken right after another candidate ran at that candidate's clock (H100, f64 4096^3:
+// own / cuBLAS 0.99 that way, 1.037 each at its own clock; docs/notes/history/f64-power.md).
 // Past the budget, the search overruns by at most one stage-2 round and kTuneDuelMinRounds rounds
 // of the two finalists.
 #pragma once
@@ -37,6 +42,8 @@ constexpr int kTuneDuelMinRounds = 3;      // stage 3
 constexpr int kTuneDuelMaxRounds = 9;
 constexpr double kTuneRuleMargin =
     1.01;  // a variant displaces the rules' choice when this much faster
+constexpr double kTuneWarmMs = 100.0;  // untimed calls before each sample of stages 2 and 3
+constexpr int kTuneMaxWarmCalls = 4096;
 
 // Runs `inner` calls of variant v back to back; *ms is the time per call. *refused = true (and
 // SUCCESS) when v cannot run the problem; any other failure aborts the search.
@@ -62,9 +69,10 @@ std::vector<int> tune_candidates(const OpTable& table);
 
 // Searches candidates 0 .. count-1 within budget_ms of measured time (see above). rule (may be
 // nullptr) points at the candidate the preference rules choose (-1: none), read once stage 1 has
-// run: the dispatcher learns it at the search's first call.
+// run: the dispatcher learns it at the search's first call. warm_ms: the untimed calls before
+// each sample of stages 2 and 3 (0: none).
 gpuopt_status_t tune_search(int count, double budget_ms, const TuneTimeFn& time, TuneOutcome* out,
-                            const int* rule = nullptr);
+                            const int* rule = nullptr, double warm_ms = kTuneWarmMs);
 
 // Median of values (0 when empty).
 double tune_median(std::vector<double> values);

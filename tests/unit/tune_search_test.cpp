@@ -53,6 +53,13 @@ struct FakeVariants {
   }
 };
 
+// The search without warm-up turns (warm_ms 0), whose samples and calls these tests count; the
+// warm-up has tests of its own (WarmUp*).
+gpuopt_status_t search(int count, double budget_ms, const gpuopt::TuneTimeFn& time,
+                       gpuopt::TuneOutcome* out, const int* rule = nullptr) {
+  return gpuopt::tune_search(count, budget_ms, time, out, rule, 0.0);
+}
+
 // n variants, each call taking ms.
 FakeVariants steady(int n, double ms) {
   FakeVariants f;
@@ -67,7 +74,7 @@ TEST(TuneSearch, LowestMedianWinsNotTheLuckiestSample) {
   f.ms[1] = {1.2, 1.2, 0.5, 1.2, 1.2};
   f.ms[2] = {1.0, 1.0, 1.0};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(3, 1000.0, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(3, 1000.0, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 2);
   EXPECT_DOUBLE_EQ(out.ms, 1.0);
   EXPECT_EQ(out.timed, 3);
@@ -80,7 +87,7 @@ TEST(TuneSearch, RefusedVariantsAreCountedAndSkipped) {
   f.ms[2] = {1.0};
   f.refuse = {1, 3};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(4, 100.0, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(4, 100.0, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 2);
   EXPECT_EQ(out.timed, 2);
   EXPECT_EQ(out.refused, 2);
@@ -90,7 +97,7 @@ TEST(TuneSearch, EveryVariantRefusingGivesNoWinner) {
   FakeVariants f;
   f.refuse = {0, 1};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 100.0, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 100.0, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, -1);
   EXPECT_EQ(out.refused, 2);
 }
@@ -100,7 +107,7 @@ TEST(TuneSearch, SlowVariantsAreDroppedAfterTheirFirstTimedCall) {
   f.ms[0] = {100.0};  // textbook rung: 100x the fastest
   f.ms[1] = {1.0};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1000.0, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1000.0, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_EQ(f.samples[0], 2);  // the warm call and one timed call, no rounds
   EXPECT_GT(f.samples[1], 2);
@@ -109,12 +116,12 @@ TEST(TuneSearch, SlowVariantsAreDroppedAfterTheirFirstTimedCall) {
 TEST(TuneSearch, BudgetEndsTheRoundsButOneRoundAlwaysRuns) {
   FakeVariants f = steady(2, 10.0);
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e-3, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e-3, f.fn(), &out), GPUOPT_SUCCESS);
   // warm, first, one round, the head-to-head's least rounds
   EXPECT_EQ(f.samples[0], 3 + gpuopt::kTuneDuelMinRounds);
   EXPECT_EQ(out.duel_rounds, gpuopt::kTuneDuelMinRounds);
   f = steady(2, 10.0);
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(f.samples[0], 2 + gpuopt::kTuneMaxRounds + gpuopt::kTuneDuelMaxRounds);
   EXPECT_EQ(out.duel_rounds, gpuopt::kTuneDuelMaxRounds);
 }
@@ -124,7 +131,7 @@ TEST(TuneSearch, RoundsTakeThreeQuartersOfTheBudgetTheHeadToHeadTheRest) {
   gpuopt::TuneOutcome out;
   // 1 ms a call, 1 call a sample: the first calls spend 6 ms; rounds of 3 ms until 30 ms (the
   // 8th round ends at 30), then pairs of 2 ms until 40 ms (5 rounds).
-  ASSERT_EQ(gpuopt::tune_search(3, 40.0, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(3, 40.0, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(f.samples[2], 2 + 8 + 5);  // variant 2 is timed first, so it leads on a tie
   EXPECT_EQ(f.samples[0] + f.samples[1], 2 * (2 + 8) + 5);
   EXPECT_EQ(out.duel_rounds, 5);
@@ -134,7 +141,7 @@ TEST(TuneSearch, RoundsTakeThreeQuartersOfTheBudgetTheHeadToHeadTheRest) {
 TEST(TuneSearch, RoundsRotateWhoRunsFirst) {
   FakeVariants f = steady(3, 1.0);
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
   // After the 6 first calls (2, 2, 1, 1, 0, 0), round r starts at candidate r mod 3.
   const int starts[3] = {f.order[6].first, f.order[9].first, f.order[12].first};
   EXPECT_EQ(starts[0], 2);
@@ -157,7 +164,7 @@ TEST(TuneSearch, HeadToHeadDecidesBetweenTheTwoFastestUnderDrift) {
     return (v == 1 ? 0.98 : v == 0 ? 1.0 : 1.5) * drift;
   };
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(3, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_EQ(out.runner_up, 0);
   EXPECT_GT(out.margin, 1.0);
@@ -175,7 +182,7 @@ TEST(TuneSearch, HeadToHeadOverturnsALuckyRoundMedian) {
     return v == 0 ? 0.99 : 0.97;
   };
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_EQ(out.runner_up, 0);
   EXPECT_DOUBLE_EQ(out.ms, 0.97);
@@ -192,7 +199,7 @@ TEST(TuneSearch, TheRulesChoiceKeepsItsPlaceAgainstANoiseLevelLead) {
   f.ms[2] = {0.995};
   const int rule = 0;
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(3, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(3, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 0);
   EXPECT_EQ(out.runner_up, 2);
   EXPECT_TRUE(out.rule_kept);
@@ -207,7 +214,7 @@ TEST(TuneSearch, AMeasuredLeadDisplacesTheRulesChoice) {
   f.ms[1] = {0.97};  // 3% faster: past the margin
   const int rule = 0;
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_FALSE(out.rule_kept);
   EXPECT_NEAR(out.margin, 1.0 / 0.97, 1e-12);
@@ -216,7 +223,7 @@ TEST(TuneSearch, AMeasuredLeadDisplacesTheRulesChoice) {
   f = FakeVariants{};
   f.ms[0] = {1.0};
   f.ms[1] = {0.97};
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule1), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out, &rule1), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_FALSE(out.rule_kept);
 }
@@ -232,12 +239,12 @@ TEST(TuneSearch, TheRulesChoiceLeadingInTheRoundsNeedsAClearDefeat) {
   };
   const int rule = 1;
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out, &rule), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_TRUE(out.rule_kept);
   FakeVariants g;
   g.at = f.at;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, g.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, g.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 0);
   EXPECT_FALSE(out.rule_kept);
 }
@@ -247,7 +254,7 @@ TEST(TuneSearch, OneSurvivorNeedsNoHeadToHead) {
   f.ms[0] = {10.0};
   f.ms[1] = {1.0};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(2, 1e9, f.fn(), &out), GPUOPT_SUCCESS);
   EXPECT_EQ(out.best, 1);
   EXPECT_EQ(out.runner_up, -1);
   EXPECT_EQ(out.duel_rounds, 0);
@@ -285,7 +292,7 @@ TEST(TuneSearch, ShortCallsAreBatchedIntoSamplesOfAMillisecond) {
   FakeVariants f;
   f.ms[0] = {0.01};
   gpuopt::TuneOutcome out;
-  ASSERT_EQ(gpuopt::tune_search(1, 0.5, f.fn(), &out), GPUOPT_SUCCESS);
+  ASSERT_EQ(search(1, 0.5, f.fn(), &out), GPUOPT_SUCCESS);
   // One round of kTuneMaxInner calls (0.01 ms each would need 100 for a millisecond).
   EXPECT_EQ(f.calls[0], 2 + gpuopt::kTuneMaxInner);
 }
@@ -295,7 +302,7 @@ TEST(TuneSearch, AFailureAbortsWithItsStatus) {
   f.ms[0] = {1.0};
   f.fail_on = 1;
   gpuopt::TuneOutcome out;
-  EXPECT_EQ(gpuopt::tune_search(2, 100.0, f.fn(), &out), GPUOPT_ERROR_CUDA);
+  EXPECT_EQ(search(2, 100.0, f.fn(), &out), GPUOPT_ERROR_CUDA);
 }
 
 }  // namespace
@@ -361,7 +368,7 @@ TEST(TuneSearch, AConfigurationCompetesAsAVariantDoesUnderTheRulesMargin) {
     f.refuse = {3};
     f.ms[4] = {config_ms};
     f.ms[5] = {1.1};
-    return gpuopt::tune_search(6, 1e9, f.fn(), out, &rule);
+    return search(6, 1e9, f.fn(), out, &rule);
   };
   gpuopt::TuneOutcome out;
   ASSERT_EQ(run(0.97, &out), GPUOPT_SUCCESS);  // 3% faster than the rule: recorded
@@ -374,4 +381,29 @@ TEST(TuneSearch, AConfigurationCompetesAsAVariantDoesUnderTheRulesMargin) {
   EXPECT_EQ(out.best, 2);
   EXPECT_EQ(out.runner_up, 4);
   EXPECT_TRUE(out.rule_kept);
+}
+
+// Each sample of the rounds and the head-to-head follows untimed calls of the same candidate
+// lasting at least warm_ms at its first call's pace; they count as spent.
+TEST(TuneSearch, WarmUpCallsPrecedeEverySampleOfRoundsAndHeadToHead) {
+  FakeVariants f = steady(2, 10.0);
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(2, 1e-3, f.fn(), &out, nullptr, 100.0), GPUOPT_SUCCESS);
+  // After the 4 first calls: (warm 10 calls, sample 1 call) per turn, same candidate.
+  ASSERT_EQ(f.order.size(), 4u + 2u * (2u + 2u * gpuopt::kTuneDuelMinRounds));
+  for (std::size_t i = 4; i < f.order.size(); i += 2) {
+    EXPECT_EQ(f.order[i].second, 10) << "warm-up of 100 ms at 10 ms a call, turn " << i;
+    EXPECT_EQ(f.order[i + 1].second, 1) << "the timed sample";
+    EXPECT_EQ(f.order[i].first, f.order[i + 1].first) << "warmed and timed: one candidate";
+  }
+  // 2 x 2 first calls, then (1 round + 3 duel rounds) x 2 turns x 11 calls, 10 ms each.
+  EXPECT_DOUBLE_EQ(out.spent_ms, 10.0 * (4 + 4 * 2 * 11));
+}
+
+TEST(TuneSearch, WarmUpOfShortCallsIsCapped) {
+  FakeVariants f;
+  f.ms[0] = {1e-6};
+  gpuopt::TuneOutcome out;
+  ASSERT_EQ(gpuopt::tune_search(1, 0.5, f.fn(), &out, nullptr, 100.0), GPUOPT_SUCCESS);
+  EXPECT_EQ(f.order[2].second, gpuopt::kTuneMaxWarmCalls);
 }
