@@ -80,8 +80,9 @@ int rank_of(const char* name, const gpuopt::GemmProblem& p, int cc) {
 
 // The sm90 rung's rank against the vendor's (cublas ranks 100): above it only for single 16-bit
 // products with an f32 C, m and n >= 8192 and 1024 <= k <= 2048, for single 16-bit products with
-// m, n, k >= 8192 and for single tf32 NN / TT products with m, n, k >= 4096 and more work than
-// 4096^3 (measured ahead).
+// m, n, k >= 8192, for single tf32 NN products with m, n, k >= 4096 where cuBLAS's tile waves
+// fill poorly or k < max(m, n) on a non-square product, and tf32 TT from 8192 (measured ahead at
+// the power cap).
 int sm90_rank(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, gpuopt_dtype_t a,
               gpuopt_dtype_t c, gpuopt_compute_t compute = GPUOPT_COMPUTE_F32,
               gpuopt_transpose_t ta = GPUOPT_TRANS_N, gpuopt_transpose_t tb = GPUOPT_TRANS_N) {
@@ -98,7 +99,13 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_GT(sm90_rank(16384, 8192, 2048, 1, f16, f32), 100);
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 100) << "stream-K tail class";
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, bf16), 100) << "stream-K tail class, bf16 C";
-  EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
+  EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
+      << "tf32 NN 8192^3: cuBLAS's waves fill (0.97), behind at the power cap";
+  EXPECT_LT(sm90_rank(4608, 4608, 4608, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "fill 0.98";
+  EXPECT_LT(sm90_rank(6144, 6144, 6144, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "fill 0.97";
+  EXPECT_GT(sm90_rank(5120, 5120, 5120, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "fill 0.87";
+  EXPECT_LT(sm90_rank(4096, 4096, 6000, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
+      << "non-square with k > max(m, n)";
   EXPECT_LT(sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
       << "tf32 NN 4096^3: the vendor measured ahead (tuning head-to-head, torch helper)";
   EXPECT_GT(sm90_rank(4100, 4100, 4100, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
@@ -112,9 +119,13 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T), 99)
       << "tf32 TN: measured mixed";
   EXPECT_GT(
-      sm90_rank(6144, 6144, 6144, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T, GPUOPT_TRANS_T),
+      sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T, GPUOPT_TRANS_T),
       100)
-      << "tf32 TT";
+      << "tf32 TT from 8192";
+  EXPECT_LT(
+      sm90_rank(6144, 6144, 6144, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T, GPUOPT_TRANS_T),
+      99)
+      << "tf32 TT below 8192: within the power cap's cost";
   EXPECT_LT(
       sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_N, GPUOPT_TRANS_T),
       99)

@@ -1,4 +1,5 @@
 // The gemm variant table and its dispatch rule (see gemm.hpp).
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/gemm/gemm.hpp"
@@ -45,20 +46,29 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
 //   epilogue and the tail (0.94x at 8192^3 before both); a tuning cache corrects a device where
 //   the vendor is faster. 16-bit below 8192 (own / best vendor 0.98-1.00 at 4096-6144, 0.88 at
 //   5120^3, 0.78 at 5000^3), tf32 in other layouts, batches: the vendor runs.
-// - tf32 NN and TT single products with m, n, k >= 4096: cuBLAS's tf32 kernels fall well short of
-//   8192^3's rate at other sizes. The lead's H100 probe (interleaved with cublasGemmEx and
-//   cuBLASLt's heuristic choice, 11 rounds of 10 calls, own / best vendor): 4096^3 1.023,
-//   4608^3 1.019, 5000^3 1.105, 4100^3 1.140, 5120^3 1.115, 6144^3 1.038, 4096^2 x 6000 1.019,
-//   4096 x 8192 x 4096 1.219, 8192^2 x 4096 1.248; 8192^3 1.053 (helper harness), 1.026 (bench).
-//   TT (register-P path), same probe: 4096^3 1.021-1.027, 5000^3 1.000, 6144^3 1.033, 8192^3
-//   1.136, 4096 x 8192 x 4096 1.016, 8192^2 x 4096 1.032: also above. TN is mixed (1.022-1.032
-//   at 4096^3, 6144^3, 8192^3 and 8192^2 x 4096, but 0.948 at 5000^3 and 0.984 at 4096 x 8192 x
-//   4096), so the vendor keeps it; NT is refused. At 4096^3 itself (and below it in work) the
-//   vendor keeps the product: three of four timing methods had cuBLAS ahead there (H100, 457b81c:
-//   gpuopt_tune's head-to-head chose cublaslt over this rung by more than its 1 % rule margin,
-//   torch.matmul / auto 0.984 in the torch helper, separate rows 0.975), only the 4 ms interleave
-//   the rung (1.020); 4100^3, 4608^3 and every larger shape measured stay with the rung.
-int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
+// - tf32 NN single products with m, n, k >= 4096 where cuBLAS's kernel is weak: its 128 x 256
+//   tiles fill the last wave of the device's SMs poorly (below 95 %), or k < max(m, n) on a
+//   non-square product. Measured at the board's power cap (H100, bench gemm re-timing with 100 ms
+//   of warm-up per turn, own / best vendor): 4100^3 1.117 (wave fill 0.85), 5000^3 1.070 and
+//   5120^3 1.067 (0.87); behind where the waves fill: 4096^3 0.975, 4608^3 0.970, 6144^3 0.976,
+//   8192^3 0.970-0.991 (0.97-0.98). Without warm-up (each kernel timed at the clock the other
+//   left, cycles alone) the rung had read 1.02-1.05 there too; at the cap its extra energy per
+//   FLOP lowers its clock (docs/notes/gemm-f64.md, "At the power cap"). The non-square clause is
+//   from that older protocol only, with margins the cap cannot close: 4096 x 8192 x 4096 1.219,
+//   8192^2 x 4096 1.248 (4096^2 x 6000, 1.019, stays with the vendor). TT: only m, n, k >= 8192
+//   (8192^3 1.136 then; 1.000-1.033 at other shapes, within the cap's 6-8 %). TN is mixed and NT
+//   refused: the vendor keeps them.
+// The share of the last wave's multiprocessors a grid of 128 x 256 tiles over an m x n C keeps
+// busy (1: the tiles fill whole waves of sm_count): how well the vendor's large tf32 kernels
+// use the device at the cap.
+double vendor_wave_fill(std::int64_t m, std::int64_t n, int sm_count) {
+  if (sm_count < 1) return 1.0;
+  const std::int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  const std::int64_t waves = (tiles + sm_count - 1) / sm_count;
+  return static_cast<double>(tiles) / static_cast<double>(waves * sm_count);
+}
+
+int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc& dev) {
   const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
   const bool single = p.batch <= 1;
   const bool pingpong_class = half_in && p.c_type == GPUOPT_DTYPE_F32 && single && p.m >= 8192 &&
@@ -67,8 +77,11 @@ int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc&) {
   const bool tf32_nn = tf32 && p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
   const bool tf32_tt = tf32 && p.trans_a == GPUOPT_TRANS_T && p.trans_b == GPUOPT_TRANS_T;
   const bool stream_k_class = half_in && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192;
-  const bool tf32_class = (tf32_nn || tf32_tt) && single && p.m >= 4096 && p.n >= 4096 &&
-                          p.k >= 4096 && p.m * p.n * p.k > 4096LL * 4096 * 4096;
+  const bool tf32_large = single && p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
+  const bool vendor_weak =
+      vendor_wave_fill(p.m, p.n, dev.sm_count) < 0.95 || (p.m != p.n && p.k < std::max(p.m, p.n));
+  const bool tf32_class = (tf32_nn && tf32_large && vendor_weak) ||
+                          (tf32_tt && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192);
   return pingpong_class || stream_k_class || tf32_class ? 101 : 80;
 }
 // f64_tensorcore above the vendor rungs for single NN f64 products with m, n, k >= 4096 on
