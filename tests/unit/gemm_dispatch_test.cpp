@@ -99,22 +99,29 @@ TEST(GemmDispatch, Sm90RungRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_GT(sm90_rank(16384, 8192, 2048, 1, f16, f32), 100);
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, f32), 100) << "stream-K tail class";
   EXPECT_GT(sm90_rank(8192, 8192, 8192, 1, bf16, bf16), 100) << "stream-K tail class, bf16 C";
-  EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
-      << "tf32 NN 8192^3: cuBLAS's waves fill (0.97), behind at the power cap";
-  EXPECT_LT(sm90_rank(4608, 4608, 4608, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "fill 0.98";
-  EXPECT_LT(sm90_rank(6144, 6144, 6144, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "fill 0.97";
-  EXPECT_GT(sm90_rank(5120, 5120, 5120, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "fill 0.87";
-  EXPECT_LT(sm90_rank(4096, 4096, 6000, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
-      << "non-square with k > max(m, n)";
-  EXPECT_LT(sm90_rank(4096, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
-      << "tf32 NN 4096^3: the vendor measured ahead (tuning head-to-head, torch helper)";
-  EXPECT_GT(sm90_rank(4100, 4100, 4100, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
-  EXPECT_GT(sm90_rank(5000, 5000, 5000, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
-  EXPECT_GT(sm90_rank(4096, 8192, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 100) << "tf32 NN";
-  EXPECT_LT(sm90_rank(4096, 4096, 2048, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
-      << "tf32 NN, k < 4096: not measured";
-  EXPECT_LT(sm90_rank(2048, 4096, 4096, 1, f32, f32, GPUOPT_COMPUTE_TF32), 99)
-      << "tf32 NN, m < 4096: not measured";
+  // tf32 NN single products: (m, n, k, ahead of the vendor, why).
+  struct Tf32Case {
+    std::int64_t m, n, k;
+    bool own;
+    const char* why;
+  };
+  const Tf32Case tf32_nn[] = {
+      {8192, 8192, 8192, false, "cuBLAS's waves fill (0.97): behind at the power cap"},
+      {4608, 4608, 4608, false, "fill 0.98"},
+      {6144, 6144, 6144, false, "fill 0.97"},
+      {4096, 4096, 4096, false, "fill 0.97"},
+      {5120, 5120, 5120, true, "fill 0.87"},
+      {5000, 5000, 5000, true, "fill 0.87"},
+      {4100, 4100, 4100, true, "fill 0.85"},
+      {4096, 8192, 4096, true, "non-square, k < max(m, n)"},
+      {4096, 4096, 6000, false, "non-square with k > max(m, n)"},
+      {4096, 4096, 2048, false, "k < 4096: not measured"},
+      {2048, 4096, 4096, false, "m < 4096: not measured"},
+  };
+  for (const Tf32Case& c : tf32_nn) {
+    const int r = sm90_rank(c.m, c.n, c.k, 1, f32, f32, GPUOPT_COMPUTE_TF32);
+    EXPECT_EQ(r > 100, c.own) << c.m << " x " << c.n << " x " << c.k << ": " << c.why;
+  }
   EXPECT_LT(sm90_rank(4096, 4096, 4096, 2, f32, f32, GPUOPT_COMPUTE_TF32), 99) << "tf32 batched";
   EXPECT_LT(sm90_rank(8192, 8192, 8192, 1, f32, f32, GPUOPT_COMPUTE_TF32, GPUOPT_TRANS_T), 99)
       << "tf32 TN: measured mixed";
