@@ -410,6 +410,31 @@ TEST_F(Memory, RangeCacheNeverAnswersForFreedOrReallocatedMemory) {
   ASSERT_CUDA_OK(cudaFree(y));
 }
 
+// Operands carved from one allocation (a framework's pool segment): one call reads the
+// allocation's buffer ID once for both (CallVerified), the results are right, and once the
+// allocation is freed between two calls the driver judges it again: the call before vouches for
+// nothing.
+TEST_F(Memory, OperandsInOneAllocationAreRightAndFreedMemoryIsJudgedAgain) {
+  const std::int64_t n = 4096;
+  const size_t count = static_cast<size_t>(n), bytes = count * sizeof(float);
+  float* pool = nullptr;
+  ASSERT_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&pool), 2 * bytes));
+  std::vector<float> init(2 * count, 0.0f);  // x, then y = 0
+  for (size_t i = 0; i < count; ++i) init[i] = static_cast<float>(i % 7) - 3.0f;
+  ASSERT_CUDA_OK(cudaMemcpy(pool, init.data(), 2 * bytes, cudaMemcpyHostToDevice));
+  float* const x = pool;
+  float* const y = pool + n;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_GPUOPT_OK(gpuopt_axpy(ctx_, stream_, GPUOPT_DTYPE_F32, n, 2.0, x, 1, y, 1));
+  sync();
+  std::vector<float> got(count);
+  ASSERT_CUDA_OK(cudaMemcpy(got.data(), y, bytes, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < count; ++i) ASSERT_EQ(got[i], 6.0f * init[i]) << "element " << i;
+  ASSERT_CUDA_OK(cudaFree(pool));
+  expect_driver_judges(x, y, n, "a freed pool is judged by the driver, not by the call before");
+  gput::expect_axpy_still_works(ctx_, stream_, rng_);
+}
+
 // Cached pointer checks (gpuopt_context_set_pointer_checks): repeated axpy calls on the caller's
 // cudaMalloc memory give correct results, and a range past the cached allocation is still refused.
 TEST_F(Memory, CachedPointerChecksRunAxpyRepeatedlyWithCorrectResults) {
