@@ -4,6 +4,7 @@
 // shared memory, the last partial wave of tiles as stream-K parts (f64_stream_k.hpp). The launcher
 // (f64_tensorcore_sm90.cu) sends cc 9.0 here when this file was built with its sm_90a SASS
 // (GPUOPT_F64_SM90A_SASS, set by src/CMakeLists.txt).
+#include "kernels/gemm/f64_tensorcore_build.hpp"
 #include "kernels/gemm/f64_tensorcore_ws.cuh"
 
 namespace gpuopt {
@@ -22,4 +23,7 @@ bool sm90a_built() {
 }
 
 }  // namespace f64mma
+
+bool gemm_f64_tensorcore_ws_built() { return f64mma::sm90a_built(); }
+
 }  // namespace gpuopt

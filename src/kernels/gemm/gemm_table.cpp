@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/gemm/f64_tensorcore_build.hpp"
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/variant_row.hpp"
 
@@ -32,6 +33,16 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
                      p.m * p.n <= kSmall && p.m * p.n * p.k <= kSmall;
   return exact_f32 && small ? 105 : 10;
 }
+// The share of the last wave's multiprocessors a grid of 128 x 256 tiles over an m x n C keeps
+// busy (1: the tiles fill whole waves of sm_count): how well the vendor's large tf32 kernels
+// use the device at the cap.
+double vendor_wave_fill(std::int64_t m, std::int64_t n, int sm_count) {
+  if (sm_count < 1) return 1.0;
+  const std::int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
+  const std::int64_t waves = (tiles + sm_count - 1) / sm_count;
+  return static_cast<double>(tiles) / static_cast<double>(waves * sm_count);
+}
+
 // sm90_tma_wgmma above the vendor rungs where it was measured ahead (H100), three shape classes:
 // - Large single 16-bit products with an f32 C and 1024 <= k <= 2048 (the ping-pong schedule).
 //   With the staged epilogue (C in whole 128-byte lines, docs/notes/gemm-sm90.md), which weighs
@@ -58,16 +69,6 @@ int smem_tiled_pref(const GemmProblem& p, const DeviceDesc&) {
 //   8192^2 x 4096 1.248 (4096^2 x 6000, 1.019, stays with the vendor). TT: only m, n, k >= 8192
 //   (8192^3 1.136 then; 1.000-1.033 at other shapes, within the cap's 6-8 %). TN is mixed and NT
 //   refused: the vendor keeps them.
-// The share of the last wave's multiprocessors a grid of 128 x 256 tiles over an m x n C keeps
-// busy (1: the tiles fill whole waves of sm_count): how well the vendor's large tf32 kernels
-// use the device at the cap.
-double vendor_wave_fill(std::int64_t m, std::int64_t n, int sm_count) {
-  if (sm_count < 1) return 1.0;
-  const std::int64_t tiles = ((m + 127) / 128) * ((n + 255) / 256);
-  const std::int64_t waves = (tiles + sm_count - 1) / sm_count;
-  return static_cast<double>(tiles) / static_cast<double>(waves * sm_count);
-}
-
 int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc& dev) {
   const bool half_in = p.a_type == GPUOPT_DTYPE_BF16 || p.a_type == GPUOPT_DTYPE_F16;
   const bool single = p.batch <= 1;
@@ -84,8 +85,9 @@ int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc& dev) {
                           (tf32_tt && single && p.m >= 8192 && p.n >= 8192 && p.k >= 8192);
   return pingpong_class || stream_k_class || tf32_class ? 101 : 80;
 }
-// f64_tensorcore above the vendor rungs for single NN f64 products with m, n, k >= 4096 on
-// cc 9.x (the sm_90 m16n8k16 kernel; warp-specialized on sm_90a). Large f64 GEMMs run at the
+// f64_tensorcore above the vendor rungs for single NN f64 products with m, n, k >= 4096 on cc 9.0
+// where the build holds the warp-specialized sm_90a kernel (the one-role kernel that runs
+// otherwise read 0.93x of cuBLAS). Large f64 GEMMs run at the
 // H100's 700 W power cap, where the clock follows energy per GEMM: the own kernel takes the same
 // cycles as cuBLAS's and 3-4% less energy (4096^3: 1.76 against 1.84 J), so it holds a higher
 // clock. H100, two boards, each kernel back to back with the first second dropped, own / cuBLAS:
@@ -96,7 +98,8 @@ int sm90_tma_wgmma_pref(const GemmProblem& p, const DeviceDesc& dev) {
 int f64_tensorcore_pref(const GemmProblem& p, const DeviceDesc& dev) {
   const bool nn = p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
   const bool large = p.m >= 4096 && p.n >= 4096 && p.k >= 4096;
-  return dev.cc >= 90 && dev.cc < 100 && nn && large && p.batch <= 1 ? 101 : 70;
+  const bool ws = dev.cc == 90 && gemm_f64_tensorcore_ws_built();
+  return ws && nn && large && p.batch <= 1 ? 101 : 70;
 }
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
 constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
