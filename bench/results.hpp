@@ -129,8 +129,6 @@ struct DeviceSummary {
   bool supports_compression = false;
 };
 
-// The tuning cache of a run (docs/tuning.md): none, written by --tune, or used (--tune-cache or
-// GPUOPT_TUNE_CACHE) so that auto dispatch followed it.
 // What --tune's gpuopt_tune recorded for one group's problem.
 struct TunedProblem {
   std::string problem;  // the group's label ("gemm bf16_f32 8192x8192x1024")
@@ -144,6 +142,8 @@ struct TunedProblem {
 // report's line of a tuned problem (the configuration after a colon; none: the rung's own rule).
 std::string tuned_summary(const TunedProblem& t);
 
+// The tuning cache of a run (docs/tuning.md): none, written by --tune, or used (--tune-cache or
+// GPUOPT_TUNE_CACHE) so that auto dispatch followed it.
 struct TuningInfo {
   std::string mode;  // "", "written", "used"
   std::string file;

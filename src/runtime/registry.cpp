@@ -32,11 +32,9 @@ int find_variant(const OpTable& table, const char* name) {
   return -1;
 }
 
-int find_config(const VariantMeta& meta, const char* name, std::size_t len) {
-  for (int i = 0; i < meta.configs.count; ++i) {
-    const char* c = meta.configs.names[i];
-    if (std::strlen(c) == len && std::strncmp(c, name, len) == 0) return i;
-  }
+int find_config(const VariantMeta& meta, const char* name) {
+  for (int i = 0; i < meta.configs.count; ++i)
+    if (std::strcmp(meta.configs.names[i], name) == 0) return i;
   return -1;
 }
 
@@ -58,7 +56,7 @@ int find_choice(const OpTable& table, const char* text, std::string* why, int* v
   if (variant_out) *variant_out = v;
   if (!colon) return v;
   const VariantMeta& meta = table.meta(v);
-  const int c = find_config(meta, colon + 1, std::strlen(colon + 1));
+  const int c = find_config(meta, colon + 1);
   if (c < 0) {
     *why = "\"" + std::string(colon + 1) + "\" is not a configuration of " + table.op_name + " " +
            meta.name + " (";

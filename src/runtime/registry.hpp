@@ -143,8 +143,8 @@ constexpr int pack_choice(int variant, int config) {
 constexpr int choice_variant(int packed) { return packed < 0 ? -1 : packed & 0xffff; }
 constexpr int choice_config(int packed) { return packed < 0 ? -1 : (packed >> 16) - 1; }
 
-// Index of the configuration called name (len characters) of a variant, or -1.
-int find_config(const VariantMeta& meta, const char* name, std::size_t len);
+// Index of the configuration called name of a variant, or -1.
+int find_config(const VariantMeta& meta, const char* name);
 
 // "variant" or "variant:config" (docs/tuning.md) as a packed choice, or -1 with *why (unknown
 // variant or configuration, naming the known ones). *variant (may be nullptr): the index of the

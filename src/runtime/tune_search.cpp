@@ -30,10 +30,8 @@ class Search {
     const int n =
         calls >= kTuneMaxWarmCalls ? kTuneMaxWarmCalls : std::max(1, static_cast<int>(calls));
     double ms = 0.0;
-    bool refused = false;
-    const gpuopt_status_t st = time_(c.v, n, &ms, &refused);
-    if (st == GPUOPT_SUCCESS && !refused) out_->spent_ms += ms * n;
-    return st;
+    bool ok = false;
+    return sample(c.v, n, &ms, &ok);
   }
 
   // One sample of `inner` calls of v into *ms; *ok false when v refused (it cannot, once it ran:

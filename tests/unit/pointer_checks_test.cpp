@@ -130,13 +130,7 @@ TEST_F(PointerChecks, GemmOperandsInOneAllocationCostOneRead) {
   constexpr int64_t n = 16;
   constexpr size_t matrix = n * n * sizeof(float);
   char* pool = static_cast<char*>(caller_malloc(3 * matrix));
-  gpuopt_gemm_desc_t d{};
-  d.struct_size = sizeof d;
-  d.trans_a = d.trans_b = GPUOPT_TRANS_N;
-  d.m = d.n = d.k = n;
-  d.alpha = 1.0;
-  d.a_type = d.c_type = GPUOPT_DTYPE_F32;
-  d.lda = d.ldb = d.ldc = n;
+  gpuopt_gemm_desc_t d = unit::square_gemm_desc(GPUOPT_DTYPE_F32, n);
   auto gemm = [&] {
     const std::uint64_t before = gpuopt::deviceless_driver_queries();
     EXPECT_EQ(gpuopt_gemm(ctx_, stream_, &d, pool, pool + matrix, pool + 2 * matrix),

@@ -49,4 +49,16 @@ inline int device_count() {
   return gpuopt_device_count(&count) == GPUOPT_SUCCESS ? count : 0;
 }
 
+// A square n x n x n gemm, NN, column-major with leading dimension n, C = A B in type t.
+inline gpuopt_gemm_desc_t square_gemm_desc(gpuopt_dtype_t t, int64_t n) {
+  gpuopt_gemm_desc_t d{};
+  d.struct_size = sizeof d;
+  d.trans_a = d.trans_b = GPUOPT_TRANS_N;
+  d.m = d.n = d.k = n;
+  d.alpha = 1.0;
+  d.a_type = d.c_type = t;
+  d.lda = d.ldb = d.ldc = n;
+  return d;
+}
+
 }  // namespace unit

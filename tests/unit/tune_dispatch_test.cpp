@@ -55,14 +55,7 @@ class TuneDispatch : public unit::DevicelessContext {
   }
 
   gpuopt_gemm_desc_t desc(gpuopt_dtype_t t, std::int64_t n) const {
-    gpuopt_gemm_desc_t d{};
-    d.struct_size = sizeof d;
-    d.trans_a = d.trans_b = GPUOPT_TRANS_N;
-    d.m = d.n = d.k = n;
-    d.alpha = 1.0;
-    d.a_type = d.c_type = t;
-    d.lda = d.ldb = d.ldc = n;
-    return d;
+    return unit::square_gemm_desc(t, n);
   }
   // The class gpuopt_gemm computes for desc(t, n) on this test's operands.
   gpuopt::TuneKey key(gpuopt_dtype_t t, std::int64_t n) const {

@@ -61,10 +61,10 @@ TEST(VariantRow, ConfigsListsTheNamesAndTheOneTheRuleAlwaysPicks) {
   EXPECT_STREQ(c.names[0], "small");
   EXPECT_STREQ(c.names[1], "large");
   EXPECT_EQ(c.rule, 1);
-  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "large", 5), 1);
-  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "largest", 7), -1);
-  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "larg", 4), -1) << "whole names only";
-  EXPECT_EQ(gpuopt::find_config(kTable[0].meta, "small", 5), -1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "large"), 1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "largest"), -1);
+  EXPECT_EQ(gpuopt::find_config(kTable[4].meta, "larg"), -1) << "whole names only";
+  EXPECT_EQ(gpuopt::find_config(kTable[0].meta, "small"), -1);
 }
 
 TEST(VariantRow, PackedChoiceKeepsVariantAndConfiguration) {
