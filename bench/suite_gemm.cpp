@@ -593,8 +593,10 @@ void run_gemm_group(BenchEnv& env, const GemmGroup& g, std::vector<Row>* rows) {
   }
   retime_for_bars(env, g, o, first_row, setup_error, rows);
   const gpuopt_gemm_desc_t d = make_desc(g, g.cfg.a_type, g.cfg.c_type, g.cfg.compute);
-  tune_step(env, setup_error, "gemm " + g.cfg.name + " " + gemm_shape_name(g), GPUOPT_OP_GEMM,
-            [&] { gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr()); });
+  tune_step(
+      env, setup_error, "gemm " + g.cfg.name + " " + gemm_shape_name(g), GPUOPT_OP_GEMM,
+      [&] { gemm_call(env, d, o.a->device_ptr(), o.b->device_ptr(), o.c->device_ptr()); },
+      kTuneBudgetSecondsGemm);
   env.restore_auto(GPUOPT_OP_GEMM);
 }
 

@@ -25,12 +25,13 @@ gpuopt_status_t call_once(void* user) {
 }
 
 // gpuopt_tune of op on the problem `call` runs: what it recorded. Throws BenchError.
-TunedProblem tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call) {
+TunedProblem tune_problem(BenchEnv& env, gpuopt_op_t op, const std::function<void()>& call,
+                          double budget_seconds) {
   gpuopt_tune_result_t r{};
   r.struct_size = sizeof r;
   const gpuopt_status_t st =
       gpuopt_tune(env.ctx, env.stream, op, call_once, const_cast<std::function<void()>*>(&call),
-                  kTuneBudgetSeconds, &r);
+                  budget_seconds, &r);
   if (st != GPUOPT_SUCCESS) throw BenchError(st, gpuopt_describe(st));
   TunedProblem t;
   t.variant = r.variant ? r.variant : "";
@@ -92,11 +93,11 @@ void tuning_setup(gpuopt_context_t ctx, const Options& opt, const gpuopt_device_
 }
 
 void tune_step(BenchEnv& env, const std::string& setup_error, const std::string& label,
-               gpuopt_op_t op, const std::function<void()>& call) {
+               gpuopt_op_t op, const std::function<void()>& call, double budget_seconds) {
   if (!env.opt.tune || env.broken() || !setup_error.empty()) return;
   env.progress.start(label + " gpuopt_tune");
   try {
-    TunedProblem t = tune_problem(env, op, call);
+    TunedProblem t = tune_problem(env, op, call, budget_seconds);
     t.problem = label;
     env.progress.finish(tuned_summary(t));
     env.tuned.push_back(std::move(t));

@@ -11,6 +11,12 @@ namespace bench {
 
 // Seconds of measurement gpuopt_tune gets per problem (gpuopt_tune's budget_seconds).
 constexpr double kTuneBudgetSeconds = 2.0;
+// A GEMM class has about 15 candidates (variants, the sm90 rung's schedules and clusters,
+// cuBLASLt's ranked algorithms), and each stage-2 sample follows 100 ms of warm-up at the power
+// cap (docs/tuning.md): 2 s gave stage 2 one round and the head-to-head 3, too few for
+// contenders within 2 % (two classes of the f01215c run cached a choice 2.8 and 4.4 % slower
+// than the fastest). 8 s gives about 4 rounds and 9.
+constexpr double kTuneBudgetSecondsGemm = 8.0;
 
 // "nvidia-h100-80gb-hbm3" for "NVIDIA H100 80GB HBM3": lower case, runs of other characters '-'.
 std::string device_slug(const std::string& name);
@@ -26,8 +32,10 @@ int tuning_entries(gpuopt_context_t ctx);
 
 // --tune: when the group's setup succeeded, gpuopt_tune of op on the problem `call` runs (one
 // gpuopt call of op on env.stream, throwing BenchError when it fails) as a progress step named
-// label; a failure is noted in env.tuning_errors (the run then fails). Nothing without --tune.
+// label, with budget_seconds of measurement; a failure is noted in env.tuning_errors (the run then
+// fails). Nothing without --tune.
 void tune_step(BenchEnv& env, const std::string& setup_error, const std::string& label,
-               gpuopt_op_t op, const std::function<void()>& call);
+               gpuopt_op_t op, const std::function<void()>& call,
+               double budget_seconds = kTuneBudgetSeconds);
 
 }  // namespace bench

@@ -55,6 +55,8 @@ if [[ ! -x $pkgroot/usr/lib/x86_64-linux-gnu/blas/xblat3d ]]; then
 fi
 testers=$pkgroot/usr/lib/x86_64-linux-gnu/blas  # testers, inputs and the reference libblas.so.3
 openblas_dir=$pkgroot/usr/lib/x86_64-linux-gnu/openblas-pthread
+# Without a carried libopenblas0-pthread, the machine's own OpenBLAS (Debian's path) serves.
+[[ -f $openblas_dir/libblas.so.3 ]] || openblas_dir=/usr/lib/x86_64-linux-gnu/openblas-pthread
 export GPUOPT_BLAS_CPU_LIB=$openblas_dir/libblas.so.3
 echo "CPU BLAS: $GPUOPT_BLAS_CPU_LIB" | tee -a "$out/summary.txt"
 nvidia-smi -L | tee -a "$out/summary.txt"

@@ -1,7 +1,9 @@
 // The cublaslt gemm rung beyond the sweep of gemm_variants_test.cpp (which forces it on every
 // case and type, and gemm_graph_test.cpp under capture): its plan cache. A problem class is
 // planned once (heuristic, descriptors) and reused on fresh buffers and data; pointers of another
-// alignment are another class; concurrent streams share plans; k = 0 is refused cleanly.
+// alignment are another class; concurrent streams share plans; k = 0 is refused cleanly; the
+// rung's own rule in its measured-tile class (bf16 m, n >= 8192, k = 1024 on cc 9.0) is correct
+// and is what auto runs there.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -108,6 +110,39 @@ TEST_F(GemmCublasLt, ConcurrentStreamsShareThePlans) {
   }
   for (std::thread& th : threads) th.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(bad[static_cast<std::size_t>(t)], 0) << "thread " << t;
+}
+
+// The class where the rule takes the heuristic's 128 x 160 algorithm (gemm_cublaslt_rule_tile):
+// bf16 with an f32 and a bf16 C, NN, 8192 x 8200 x 1024 (beta != 0: C read too), results checked
+// on sampled elements against the f64 reference; on cc 9.0 auto runs cublaslt there, elsewhere
+// whatever its rules say (the results are checked either way). Odd ld: another class, still
+// right.
+TEST_F(GemmCublasLt, RuleTileClassIsCorrectAndAutoRunsItOnHopper) {
+  gpuopt_device_info_t info{};
+  info.struct_size = sizeof info;
+  ASSERT_GPUOPT_OK(gpuopt_context_device_info(ctx_, &info));
+  const bool hopper = info.cc_major == 9 && info.cc_minor == 0;
+  for (const gput::GemmTypeConfig& cfg : gput::gemm_type_configs()) {
+    if (cfg.ab != GPUOPT_DTYPE_BF16) continue;
+    for (int forced = 1; forced >= 0; --forced) {
+      ASSERT_GPUOPT_OK(
+          gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, forced ? "cublaslt" : nullptr));
+      GemmCase c = lt_case(8192, 8200, 1024, 0);
+      c.tb = GPUOPT_TRANS_N;
+      c.ldb = 1024;
+      c.label = forced ? "cublaslt rule" : "auto";
+      c.sampled = true;
+      SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
+      GemmData d(cfg, c, rng_);
+      ASSERT_TRUE(d.ok());
+      ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
+      sync();
+      EXPECT_TRUE(d.check());
+      if (forced || hopper) {
+        EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
+      }
+    }
+  }
 }
 
 // k = 0 (C = beta * C): refused with UNSUPPORTED naming k, C untouched, the context usable; auto

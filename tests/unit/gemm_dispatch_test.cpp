@@ -1,8 +1,10 @@
 // The gemm table's rules where an own rung outranks the vendor: a single exact-f32 product of at
 // most 2^24 multiply-adds runs on smem_tiled (measured ahead of cuBLAS on the H100 at 64^3 and
 // 256^3, where the call is all latency; larger, batched or non-exact-f32 problems keep their
-// vendor-first rule), and large 16-bit products with an f32 C and k in [1024, 2048] on
-// sm90_tma_wgmma.
+// vendor-first rule), large 16-bit products with an f32 C and k in [1024, 2048] on
+// sm90_tma_wgmma, and cublaslt's own rule (a tile other than the heuristic's first) with cublaslt
+// above both where that rule applies.
+#include <cublasLt.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -176,6 +178,39 @@ TEST(GemmDispatch, F64TensorcoreRanksAboveTheVendorOnlyWhereMeasuredAhead) {
   EXPECT_EQ(auto_choice(8192, 8192, 8192, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64),
             ws ? "f64_tensorcore" : "cublas");
   EXPECT_EQ(auto_choice(2048, 2048, 2048, 1, GPUOPT_COMPUTE_F64, GPUOPT_DTYPE_F64), "cublas");
+}
+
+// cublaslt's own rule: the heuristic's 128 x 160 algorithm for single bf16 NN products with m, n
+// >= 8192 and k = 1024 on cc 9.0 (measured 1.08-1.19 x its first choice on the H100), and there
+// cublaslt outranks every rung; elsewhere the heuristic's first and a rank below cuBLAS.
+int lt_rule_tile(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
+                 gpuopt_dtype_t a, gpuopt_dtype_t c, int cc = 90,
+                 gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
+  gpuopt::GemmProblem p = problem(m, n, k, batch, GPUOPT_COMPUTE_F32, a, c);
+  p.trans_a = ta;
+  return gpuopt::gemm_cublaslt_rule_tile(p, gpuopt::synthetic_device(cc, 132));
+}
+
+TEST(GemmDispatch, CublasLtRuleTakesAnotherTileOnlyWhereMeasured) {
+  constexpr gpuopt_dtype_t bf16 = GPUOPT_DTYPE_BF16, f16 = GPUOPT_DTYPE_F16;
+  constexpr gpuopt_dtype_t f32 = GPUOPT_DTYPE_F32;
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32), CUBLASLT_MATMUL_TILE_128x160);
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, bf16), CUBLASLT_MATMUL_TILE_128x160);
+  EXPECT_EQ(lt_rule_tile(16384, 8192, 1024, 1, bf16, f32), CUBLASLT_MATMUL_TILE_128x160);
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 2048, 1, bf16, f32), 0) << "k = 2048: not measured";
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 512, 1, bf16, f32), 0) << "k = 512: not measured";
+  EXPECT_EQ(lt_rule_tile(4096, 8192, 1024, 1, bf16, f32), 0) << "m < 8192: not measured";
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 2, bf16, f32), 0) << "batched";
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, f16, f32), 0) << "f16: not measured";
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32, 80), 0) << "sm_80: not measured";
+  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32, 90, GPUOPT_TRANS_T), 0) << "TN";
+
+  const gpuopt::GemmProblem p = problem(8192, 8192, 1024, 1, GPUOPT_COMPUTE_F32, bf16, f32);
+  EXPECT_GT(rank_of("cublaslt", p, 90), rank_of("sm90_tma_wgmma", p, 90));
+  EXPECT_GT(rank_of("cublaslt", p, 90), rank_of("cublas", p, 90));
+  EXPECT_EQ(auto_choice(8192, 8192, 1024, 1, GPUOPT_COMPUTE_F32, bf16), "cublaslt");
+  const gpuopt::GemmProblem q = problem(4096, 4096, 4096, 1, GPUOPT_COMPUTE_F32, bf16, f32);
+  EXPECT_LT(rank_of("cublaslt", q, 90), rank_of("cublas", q, 90));
 }
 
 }  // namespace

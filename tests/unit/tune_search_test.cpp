@@ -346,6 +346,7 @@ TEST(TuneCandidates, TheGemmTableTimesSm90SchedulesAndClustersAndCublasLtAlgorit
                                          "sm90_tma_wgmma:coop_c2",
                                          "sm90_tma_wgmma:pingpong_c1",
                                          "sm90_tma_wgmma:pingpong_c2",
+                                         "cublaslt:algo0",
                                          "cublaslt:algo1",
                                          "cublaslt:algo2",
                                          "cublaslt:algo3",
@@ -353,7 +354,9 @@ TEST(TuneCandidates, TheGemmTableTimesSm90SchedulesAndClustersAndCublasLtAlgorit
                                          "cublaslt:algo5",
                                          "cublaslt:algo6",
                                          "cublaslt:algo7"};
-  EXPECT_EQ(names, want) << "cublaslt:algo0 is its own rule: timed once, as cublaslt";
+  // cublaslt's own rule depends on the problem (a measured tile in one class, else algo0), so
+  // algo0 is a candidate of its own.
+  EXPECT_EQ(names, want);
 }
 
 TEST(TuneSearch, AConfigurationCompetesAsAVariantDoesUnderTheRulesMargin) {

@@ -6,7 +6,9 @@
 // (cublaslt_plan.hpp). The run-time configuration algo<i> (ExecEnv::config; a tuning cache's or a
 // forced one) runs the heuristic's algorithm of rank i instead: cuBLASLt leaves that search to its
 // caller, gpuopt_tune makes it (docs/tuning.md); the compute types are the cublas rung's
-// (cublas_types.hpp). The second vendor rung: the bench's vendor figure is the faster of the two.
+// (cublas_types.hpp). Where the heuristic's first choice measured well behind another algorithm
+// it ranks, the rule names that algorithm's tile (gemm_cublaslt_rule_tile). The second vendor
+// rung: the bench's vendor figure is the faster of the two.
 #include <cublasLt.h>
 
 #include <climits>
@@ -59,10 +61,38 @@ struct Preference {
   }
 };
 
+// The tile of a heuristic result, or -1 when cuBLASLt does not say.
+int algo_tile(const cublasLtMatmulAlgo_t& algo) {
+  int tile = -1;
+  std::size_t written = 0;
+  if (cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile,
+                                           &written) != CUBLAS_STATUS_SUCCESS)
+    return -1;
+  return tile;
+}
+
+// Which of the heuristic's results a plan takes: `results` valid ones (state SUCCESS) of
+// `returned`; rank >= 0: that rank (its first when it ranks fewer: *rank_missing); rank < 0 (the
+// rule): the first of tile `tile`, else its first.
+int pick_result(const cublasLtMatmulHeuristicResult_t* results, int returned, int rank, int tile,
+                bool* rank_missing) {
+  *rank_missing = false;
+  if (rank >= 0) {
+    // A result's fields are valid only where its state is SUCCESS (cuBLASLt's documentation).
+    *rank_missing = returned <= rank || results[rank].state != CUBLAS_STATUS_SUCCESS;
+    return *rank_missing ? 0 : rank;
+  }
+  for (int i = 0; i < returned; ++i) {
+    if (results[i].state == CUBLAS_STATUS_SUCCESS && algo_tile(results[i].algo) == tile) return i;
+  }
+  return 0;
+}
+
 // Descriptors of p and the heuristic's algorithm of rank `rank` within workspace_bytes (its first
-// when it ranks fewer: plan->rank_missing).
+// when it ranks fewer: plan->rank_missing), or with rank < 0 the rule's: its first of tile
+// `tile` among kCublasLtAlgos.
 cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t workspace_bytes,
-                         int rank, LtPlan* plan) {
+                         int rank, int tile, LtPlan* plan) {
   const GemmScalars scalars(p);
   GPUOPT_LT_TRY(cublasLtMatmulDescCreate(&plan->op, gemm_cublas_compute(p), scalars.scale_type()));
   const cublasOperation_t ta = gemm_cublas_op(p.trans_a), tb = gemm_cublas_op(p.trans_b);
@@ -93,15 +123,16 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
 
   cublasLtMatmulHeuristicResult_t results[kCublasLtAlgos]{};
   int returned = 0;
+  const int wanted = rank >= 0 ? rank + 1 : (tile > 0 ? kCublasLtAlgos : 1);
   const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
-      lt, plan->op, plan->a, plan->b, plan->c, plan->c, pref.p, rank + 1, results, &returned);
+      lt, plan->op, plan->a, plan->b, plan->c, plan->c, pref.p, wanted, results, &returned);
   if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && returned == 0))
     return CUBLAS_STATUS_SUCCESS;  // no algorithm: has_algo stays false
   GPUOPT_LT_TRY(st);
   plan->returned = returned;
-  // A result's fields are valid only where its state is SUCCESS (cuBLASLt's documentation).
-  plan->rank_missing = returned <= rank || results[rank].state != CUBLAS_STATUS_SUCCESS;
-  const cublasLtMatmulHeuristicResult_t& result = results[plan->rank_missing ? 0 : rank];
+  const cublasLtMatmulHeuristicResult_t& result =
+      results[pick_result(results, returned, rank, tile, &plan->rank_missing)];
+  if (result.state != CUBLAS_STATUS_SUCCESS) return CUBLAS_STATUS_SUCCESS;  // has_algo false
   plan->algo = result.algo;
   plan->algo_workspace = result.workspaceSize;
   plan->has_algo = true;
@@ -109,6 +140,22 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
 }
 
 }  // namespace
+
+// bf16 inputs, m, n >= 8192, 1024 <= k < 1536, single NN products on cc 9.0: the heuristic's
+// first choice (256 x 128 tiles) is well behind its 128 x 160 one. H100, CUDA 13.0, 32 MiB
+// workspace, bf16 8192 x 8192 x 1024 with an f32 C, each algorithm timed after 100 ms of its own
+// warm-up (the power cap), against cublasGemmEx: the 128 x 160 algorithm 1.093 / 1.107 (two
+// heuristic listings, 32 MiB and 1 MiB), the first 1.013 / 1.007; with a bf16 C 1.101 / 1.083
+// against 1.052 / 1.044; a helper's probe 1.190 x the first (0.193 against 0.230 ms), and the
+// tuning searches of two bench runs picked it for both C types (1.13 and 1.12 x the fastest
+// default variant). Measured at k = 1024 only; other shapes keep the heuristic's first.
+int gemm_cublaslt_rule_tile(const GemmProblem& p, const DeviceDesc& dev) {
+  const bool nn = p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
+  const bool shape = p.m >= 8192 && p.n >= 8192 && p.k >= 1024 && p.k < 1536;
+  const bool ok = dev.cc == 90 && p.a_type == GPUOPT_DTYPE_BF16 &&
+                  p.compute == GPUOPT_COMPUTE_F32 && nn && p.batch <= 1 && shape;
+  return ok ? CUBLASLT_MATMUL_TILE_128x160 : CUBLASLT_MATMUL_TILE_UNDEFINED;
+}
 
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
   if (p.k == 0) return "k = 0 (C = beta * C only): cuBLASLt multiplies k >= 1 (cublas scales C)";
@@ -118,13 +165,15 @@ const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
 
 gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env) {
   const auto lt = reinterpret_cast<cublasLtHandle_t>(env.blas);
-  const int rank = env.config >= 0 && env.config < kCublasLtAlgos ? env.config : 0;
-  const LtKey key = lt_key(p, *env.device, env.blas_workspace_bytes, rank);
+  // A configuration names a rank; without one the rule picks (its tile, or rank 0).
+  const int tile = env.config < 0 ? gemm_cublaslt_rule_tile(p, *env.device) : 0;
+  const int rank = env.config >= 0 && env.config < kCublasLtAlgos ? env.config : (tile ? -1 : 0);
+  const LtKey key = lt_key(p, *env.device, env.blas_workspace_bytes, rank >= 0 ? rank : -tile);
   LtPlanCache& cache = lt_plan_cache();
   std::shared_ptr<const LtPlan> plan = cache.find(key);
   if (!plan) {
     auto made = std::make_shared<LtPlan>();
-    const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, rank, made.get());
+    const cublasStatus_t st = make_plan(lt, p, env.blas_workspace_bytes, rank, tile, made.get());
     if (st != CUBLAS_STATUS_SUCCESS)
       return blas_fail(st, env.fn, "cublaslt gemm: planning (descriptors, heuristic)");
     plan = cache.insert(key, std::move(made));

@@ -36,10 +36,15 @@ const char* gemm_need_alignment(const GemmProblem& p, std::size_t bytes);
 gpuopt_status_t gemm_launch_naive(const GemmProblem& p, const ExecEnv& env);
 gpuopt_status_t gemm_launch_cublas(const GemmProblem& p, const ExecEnv& env);
 // cublaslt (cublaslt_vendor.cpp): cublasLtMatmul with a cached heuristic plan per problem class.
-// Its run-time configurations: the heuristic's algorithm of rank i (algo0, the first, is the
-// rung's own rule), kCublasLtAlgos at most (cublaslt_plan.hpp).
+// Its run-time configurations: the heuristic's algorithm of rank i, kCublasLtAlgos at most
+// (cublaslt_plan.hpp). Its own rule: the heuristic's first (algo0), except in the classes where
+// gemm_cublaslt_rule_tile names a tile shape: there the first ranked algorithm of that tile.
 inline constexpr const char* kCublasLtConfigs[] = {"algo0", "algo1", "algo2", "algo3",
                                                    "algo4", "algo5", "algo6", "algo7"};
+// The cuBLASLt tile (cublasLtMatmulTile_t) the cublaslt rung's own rule prefers for p on dev, or
+// 0 (CUBLASLT_MATMUL_TILE_UNDEFINED): the heuristic's first choice. Also the gemm table's reason
+// to rank cublaslt first.
+int gemm_cublaslt_rule_tile(const GemmProblem& p, const DeviceDesc& dev);
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc& dev);
 gpuopt_status_t gemm_launch_cublaslt(const GemmProblem& p, const ExecEnv& env);
 // SIMT exact f32/f64 rungs (smem_tiled.cu, smem_coalesced_padded.cu, register_blocked.cu,

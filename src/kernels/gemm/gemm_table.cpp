@@ -101,6 +101,14 @@ int f64_tensorcore_pref(const GemmProblem& p, const DeviceDesc& dev) {
   const bool ws = dev.cc == 90 && gemm_f64_tensorcore_ws_built();
   return ws && nn && large && p.batch <= 1 ? 101 : 70;
 }
+// cublaslt above every other rung where its own rule runs an algorithm other than the
+// heuristic's first (gemm_cublaslt_rule_tile: bf16 m, n >= 8192, k = 1024, where the 128 x 160
+// algorithm ran 1.08-1.19 x the heuristic's first on the H100, ahead of cuBLAS and of the sm90
+// rung's ping-pong schedule, 0.211 against 0.193 ms in the helper's probe); elsewhere just below
+// cuBLAS.
+int cublaslt_pref(const GemmProblem& p, const DeviceDesc& dev) {
+  return gemm_cublaslt_rule_tile(p, dev) != 0 ? 102 : 99;
+}
 constexpr unsigned kF64 = dtype_bit(GPUOPT_DTYPE_F64);
 constexpr unsigned kSimtTypes = dtype_bit(GPUOPT_DTYPE_F32) | kF64;
 constexpr unsigned kWgmmaTypes =
@@ -165,18 +173,20 @@ constexpr Variant<GemmProblem> kTable[] = {
         .vendor()
         .rank<100>()
         .launch(gemm_launch_cublas),
-    // cuBLASLt just below cuBLAS for every type and shape: torch.matmul calls cuBLAS for every
-    // dtype (cuBLASLt only with TORCH_BLAS_PREFER_CUBLASLT=1 or a bias epilogue), and
-    // cublasGemmEx runs the heuristic's first choice as this rung does. To be confirmed per dtype
-    // by a GPU run (the bench times both; a tuning cache picks the faster where they differ).
+    // cuBLASLt just below cuBLAS for every type and shape but cublaslt_pref's: torch.matmul
+    // calls cuBLAS for every dtype (cuBLASLt only with TORCH_BLAS_PREFER_CUBLASLT=1 or a bias
+    // epilogue), and cublasGemmEx runs the heuristic's first choice as this rung's rule does
+    // outside that class (the bench times both; a tuning cache picks the faster where they
+    // differ). The rule's algorithm depends on the problem, so no configuration is its own.
     Row("cublaslt",
-        "cublasLtMatmul, heuristic algorithm cached per problem class, alignment hints, the "
-        "stream's 32 MiB (Hopper) cuBLAS workspace (vendor)",
+        "cublasLtMatmul, heuristic algorithm cached per problem class (a measured tile where the "
+        "first ranked is slow), alignment hints, the stream's 32 MiB (Hopper) cuBLAS workspace "
+        "(vendor)",
         kAllTypes)
         .vendor()
         .can(gemm_can_cublaslt)
-        .configs(kCublasLtConfigs, /*rule=*/0)
-        .rank<99>()
+        .configs(kCublasLtConfigs)
+        .rank(cublaslt_pref)
         .launch(gemm_launch_cublaslt),
 };
 
