@@ -2,8 +2,8 @@
 // case and type, and gemm_graph_test.cpp under capture): its plan cache. A problem class is
 // planned once (heuristic, descriptors) and reused on fresh buffers and data; pointers of another
 // alignment are another class; concurrent streams share plans; k = 0 is refused cleanly; the
-// rung's own rule in its measured-tile class (bf16 m, n >= 8192, k = 1024 on cc 9.0) is correct
-// and is what auto runs there.
+// rung's own rule in its measured-tile classes (bf16 on cc 9.0: m, n >= 8192 with k = 1024, and
+// batches of 256^3 products) is correct and is what auto runs there.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -112,34 +112,43 @@ TEST_F(GemmCublasLt, ConcurrentStreamsShareThePlans) {
   for (int t = 0; t < 4; ++t) EXPECT_EQ(bad[static_cast<std::size_t>(t)], 0) << "thread " << t;
 }
 
-// The class where the rule takes the heuristic's 128 x 160 algorithm (gemm_cublaslt_rule_tile):
-// bf16 with an f32 and a bf16 C, NN, 8192 x 8200 x 1024 (beta != 0: C read too), results checked
-// on sampled elements against the f64 reference; on cc 9.0 auto runs cublaslt there, elsewhere
-// whatever its rules say (the results are checked either way). Odd ld: another class, still
-// right.
-TEST_F(GemmCublasLt, RuleTileClassIsCorrectAndAutoRunsItOnHopper) {
+// The classes where the rule takes another algorithm than the heuristic's first
+// (gemm_cublaslt_rule_tile): bf16 with an f32 and a bf16 C, NN, 8192 x 8200 x 1024 (the 128 x 160
+// tile) and a strided batch of 300 products of 256 x 264 x 256 (the 128 x 64 tile); beta != 0, so
+// C is read too; results checked on sampled elements against the f64 reference. On cc 9.0 auto
+// runs cublaslt there, elsewhere whatever its rules say (checked either way).
+TEST_F(GemmCublasLt, RuleTileClassesAreCorrectAndAutoRunsThemOnHopper) {
   gpuopt_device_info_t info{};
   info.struct_size = sizeof info;
   ASSERT_GPUOPT_OK(gpuopt_context_device_info(ctx_, &info));
   const bool hopper = info.cc_major == 9 && info.cc_minor == 0;
+  GemmCase large = lt_case(8192, 8200, 1024, 0);
+  large.tb = GPUOPT_TRANS_N;
+  large.ldb = 1024;
+  GemmCase batched = lt_case(256, 264, 256, 0);
+  batched.tb = GPUOPT_TRANS_N;
+  batched.ldb = 256;
+  batched.batch = 300;
+  batched.stride_a = batched.lda * batched.k;
+  batched.stride_b = batched.ldb * batched.n;
+  batched.stride_c = batched.ldc * batched.n;
   for (const gput::GemmTypeConfig& cfg : gput::gemm_type_configs()) {
     if (cfg.ab != GPUOPT_DTYPE_BF16) continue;
-    for (int forced = 1; forced >= 0; --forced) {
-      ASSERT_GPUOPT_OK(
-          gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, forced ? "cublaslt" : nullptr));
-      GemmCase c = lt_case(8192, 8200, 1024, 0);
-      c.tb = GPUOPT_TRANS_N;
-      c.ldb = 1024;
-      c.label = forced ? "cublaslt rule" : "auto";
-      c.sampled = true;
-      SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
-      GemmData d(cfg, c, rng_);
-      ASSERT_TRUE(d.ok());
-      ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
-      sync();
-      EXPECT_TRUE(d.check());
-      if (forced || hopper) {
-        EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
+    for (GemmCase c : {large, batched}) {
+      for (int forced = 1; forced >= 0; --forced) {
+        ASSERT_GPUOPT_OK(
+            gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, forced ? "cublaslt" : nullptr));
+        c.label = forced ? "cublaslt rule" : "auto";
+        c.sampled = true;
+        SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
+        GemmData d(cfg, c, rng_);
+        ASSERT_TRUE(d.ok());
+        ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
+        sync();
+        EXPECT_TRUE(d.check());
+        if (forced || hopper) {
+          EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
+        }
       }
     }
   }

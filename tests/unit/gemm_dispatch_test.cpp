@@ -181,8 +181,9 @@ TEST(GemmDispatch, F64TensorcoreRanksAboveTheVendorOnlyWhereMeasuredAhead) {
 }
 
 // cublaslt's own rule: the heuristic's 128 x 160 algorithm for single bf16 NN products with m, n
-// >= 8192 and k = 1024 on cc 9.0 (measured 1.08-1.19 x its first choice on the H100), and there
-// cublaslt outranks every rung; elsewhere the heuristic's first and a rank below cuBLAS.
+// >= 8192 and k = 1024 on cc 9.0 (measured 1.08-1.19 x its first choice on the H100), its 128 x 64
+// one for bf16 batches of at least 256 products of 256^3 (1.010-1.028 x), and there cublaslt
+// outranks every rung; elsewhere the heuristic's first and a rank below cuBLAS.
 int lt_rule_tile(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
                  gpuopt_dtype_t a, gpuopt_dtype_t c, int cc = 90,
                  gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
@@ -211,6 +212,18 @@ TEST(GemmDispatch, CublasLtRuleTakesAnotherTileOnlyWhereMeasured) {
   EXPECT_EQ(auto_choice(8192, 8192, 1024, 1, GPUOPT_COMPUTE_F32, bf16), "cublaslt");
   const gpuopt::GemmProblem q = problem(4096, 4096, 4096, 1, GPUOPT_COMPUTE_F32, bf16, f32);
   EXPECT_LT(rank_of("cublaslt", q, 90), rank_of("cublas", q, 90));
+
+  // Strided batches of small products: the 128 x 64 algorithm (measured at 512 x 256^3).
+  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, bf16, f32), CUBLASLT_MATMUL_TILE_128x64);
+  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, bf16, bf16), CUBLASLT_MATMUL_TILE_128x64);
+  EXPECT_EQ(lt_rule_tile(300, 511, 256, 256, bf16, f32), CUBLASLT_MATMUL_TILE_128x64);
+  EXPECT_EQ(lt_rule_tile(256, 256, 256, 128, bf16, f32), 0) << "fewer than 256: not measured";
+  EXPECT_EQ(lt_rule_tile(512, 256, 256, 512, bf16, f32), 0) << "m = 512: not measured";
+  EXPECT_EQ(lt_rule_tile(128, 256, 256, 512, bf16, f32), 0) << "m = 128: not measured";
+  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, f16, f32), 0) << "f16: not measured";
+  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, f32, f32), 0) << "f32: measured no faster";
+  EXPECT_EQ(auto_choice(256, 256, 256, 512, GPUOPT_COMPUTE_F32, bf16), "cublaslt");
+  EXPECT_EQ(auto_choice(256, 256, 256, 512, GPUOPT_COMPUTE_F32, GPUOPT_DTYPE_F32), "cublas");
 }
 
 }  // namespace

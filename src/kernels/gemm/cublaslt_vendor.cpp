@@ -12,6 +12,7 @@
 #include <cublasLt.h>
 
 #include <climits>
+#include <cstdint>
 #include <memory>
 
 #include "kernels/gemm/cublas_types.hpp"
@@ -141,20 +142,26 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
 
 }  // namespace
 
-// bf16 inputs, m, n >= 8192, 1024 <= k < 1536, single NN products on cc 9.0: the heuristic's
-// first choice (256 x 128 tiles) is well behind its 128 x 160 one. H100, CUDA 13.0, 32 MiB
-// workspace, bf16 8192 x 8192 x 1024 with an f32 C, each algorithm timed after 100 ms of its own
-// warm-up (the power cap), against cublasGemmEx: the 128 x 160 algorithm 1.093 / 1.107 (two
-// heuristic listings, 32 MiB and 1 MiB), the first 1.013 / 1.007; with a bf16 C 1.101 / 1.083
-// against 1.052 / 1.044; a helper's probe 1.190 x the first (0.193 against 0.230 ms), and the
-// tuning searches of two bench runs picked it for both C types (1.13 and 1.12 x the fastest
-// default variant). Measured at k = 1024 only; other shapes keep the heuristic's first.
+// Two classes of bf16 NN products (f32 compute, any C) on cc 9.0 where the heuristic's first
+// choice measured behind another algorithm it ranks; H100, CUDA 13.0, 32 MiB workspace, each
+// algorithm timed after 100 ms of its own warm-up (the power cap) in interleaved rounds, against
+// cublasGemmEx / cublasGemmStridedBatchedEx (.probe-lead/ltalgos.cu, docs/notes/gemm.md):
+// - single, m, n >= 8192, 1024 <= k < 1536: the 128 x 160 algorithm. bf16 8192 x 8192 x 1024:
+//   1.093 / 1.107 (32 MiB and 1 MiB heuristic listings; the first 1.013 / 1.007), bf16 C 1.101 /
+//   1.083 (1.052 / 1.044); a helper's probe 1.190 x the first; two tuned bench runs picked it.
+// - strided batches of at least 256 products with 256 <= m, n, k < 512: the 128 x 64 algorithm.
+//   bf16 512 x 256^3: 1.028 (the first 1.000; 5 rounds, spreads under 0.2 %), bf16 C 1.010
+//   (1.000).
+// Measured at those shapes only; other problems keep the heuristic's first.
 int gemm_cublaslt_rule_tile(const GemmProblem& p, const DeviceDesc& dev) {
   const bool nn = p.trans_a == GPUOPT_TRANS_N && p.trans_b == GPUOPT_TRANS_N;
-  const bool shape = p.m >= 8192 && p.n >= 8192 && p.k >= 1024 && p.k < 1536;
-  const bool ok = dev.cc == 90 && p.a_type == GPUOPT_DTYPE_BF16 &&
-                  p.compute == GPUOPT_COMPUTE_F32 && nn && p.batch <= 1 && shape;
-  return ok ? CUBLASLT_MATMUL_TILE_128x160 : CUBLASLT_MATMUL_TILE_UNDEFINED;
+  if (dev.cc != 90 || p.a_type != GPUOPT_DTYPE_BF16 || p.compute != GPUOPT_COMPUTE_F32 || !nn)
+    return CUBLASLT_MATMUL_TILE_UNDEFINED;
+  const bool long_short_k = p.batch <= 1 && p.m >= 8192 && p.n >= 8192 && p.k >= 1024 && p.k < 1536;
+  if (long_short_k) return CUBLASLT_MATMUL_TILE_128x160;
+  auto in_256s = [](std::int64_t v) { return v >= 256 && v < 512; };
+  const bool small_batched = p.batch >= 256 && in_256s(p.m) && in_256s(p.n) && in_256s(p.k);
+  return small_batched ? CUBLASLT_MATMUL_TILE_128x64 : CUBLASLT_MATMUL_TILE_UNDEFINED;
 }
 
 const char* gemm_can_cublaslt(const GemmProblem& p, const DeviceDesc&) {
