@@ -145,7 +145,8 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
 // Two classes of bf16 NN products (f32 compute, any C) on cc 9.0 where the heuristic's first
 // choice measured behind another algorithm it ranks; H100, CUDA 13.0, 32 MiB workspace, each
 // algorithm timed after 100 ms of its own warm-up (the power cap) in interleaved rounds, against
-// cublasGemmEx / cublasGemmStridedBatchedEx (.probe-lead/ltalgos.cu, docs/notes/gemm.md):
+// cublasGemmEx / cublasGemmStridedBatchedEx (docs/notes/gemm.md; listings in
+// docs/notes/history/runs/cublaslt-algos-h100-*.txt):
 // - single, m, n >= 8192, 1024 <= k < 1536: the 128 x 160 algorithm. bf16 8192 x 8192 x 1024:
 //   1.093 / 1.107 (32 MiB and 1 MiB heuristic listings; the first 1.013 / 1.007), bf16 C 1.101 /
 //   1.083 (1.052 / 1.044); a helper's probe 1.190 x the first; two tuned bench runs picked it.
