@@ -44,7 +44,8 @@ std::uint32_t lt_alignment(const void* ptr, std::int64_t stride, std::size_t ele
                            std::int64_t batch);
 
 // The class of p on dev with workspace_bytes of workspace, for the heuristic's algorithm of rank
-// algo (0: its first choice, the rung's own rule).
+// algo (0: its first choice), or with algo = -tile for the rung's rule that takes the first
+// algorithm of that cuBLASLt tile (gemm_cublaslt_rule_tile).
 LtKey lt_key(const GemmProblem& p, const DeviceDesc& dev, std::size_t workspace_bytes,
              int algo = 0);
 
