@@ -44,16 +44,24 @@ class GemmCublasLt : public gput::GpuTest {
     ASSERT_GPUOPT_OK(gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, "cublaslt"));
   }
 
+  // Runs c once with fresh data of cfg and checks it; when expect_lt, cublaslt must have run it.
+  void run_one(const gput::GemmTypeConfig& cfg, const GemmCase& c, bool expect_lt) {
+    SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
+    GemmData d(cfg, c, rng_);
+    ASSERT_TRUE(d.ok());
+    ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
+    sync();
+    EXPECT_TRUE(d.check());
+    if (expect_lt) {
+      EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
+    }
+  }
+
   // Runs c forced on cublaslt with fresh data of every type configuration; all must be correct.
   void run_all_types(const GemmCase& c) {
     for (const gput::GemmTypeConfig& cfg : gput::gemm_type_configs()) {
-      SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
-      GemmData d(cfg, c, rng_);
-      ASSERT_TRUE(d.ok());
-      ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
-      sync();
-      EXPECT_TRUE(d.check());
-      EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
+      run_one(cfg, c, true);
+      if (HasFatalFailure()) return;
     }
   }
 };
@@ -140,15 +148,8 @@ TEST_F(GemmCublasLt, RuleTileClassesAreCorrectAndAutoRunsThemOnHopper) {
             gpuopt_context_set_variant(ctx_, GPUOPT_OP_GEMM, forced ? "cublaslt" : nullptr));
         c.label = forced ? "cublaslt rule" : "auto";
         c.sampled = true;
-        SCOPED_TRACE(std::string(cfg.name) + " " + gput::describe(c));
-        GemmData d(cfg, c, rng_);
-        ASSERT_TRUE(d.ok());
-        ASSERT_GPUOPT_OK(d.run(ctx_, stream_));
-        sync();
-        EXPECT_TRUE(d.check());
-        if (forced || hopper) {
-          EXPECT_EQ(gput::last_gemm_variant(ctx_), "cublaslt");
-        }
+        run_one(cfg, c, forced || hopper);
+        if (HasFatalFailure()) return;
       }
     }
   }

@@ -184,27 +184,47 @@ TEST(GemmDispatch, F64TensorcoreRanksAboveTheVendorOnlyWhereMeasuredAhead) {
 // >= 8192 and k = 1024 on cc 9.0 (measured 1.08-1.19 x its first choice on the H100), its 128 x 64
 // one for bf16 batches of at least 256 products of 256^3 (1.010-1.028 x), and there cublaslt
 // outranks every rung; elsewhere the heuristic's first and a rank below cuBLAS.
-int lt_rule_tile(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
-                 gpuopt_dtype_t a, gpuopt_dtype_t c, int cc = 90,
-                 gpuopt_transpose_t ta = GPUOPT_TRANS_N) {
-  gpuopt::GemmProblem p = problem(m, n, k, batch, GPUOPT_COMPUTE_F32, a, c);
-  p.trans_a = ta;
-  return gpuopt::gemm_cublaslt_rule_tile(p, gpuopt::synthetic_device(cc, 132));
-}
+struct LtRuleCase {
+  std::int64_t m, n, k, batch;
+  gpuopt_dtype_t a, c;
+  int cc;
+  gpuopt_transpose_t ta;
+  int tile;  // what the rule must answer
+  const char* why;
+};
 
 TEST(GemmDispatch, CublasLtRuleTakesAnotherTileOnlyWhereMeasured) {
   constexpr gpuopt_dtype_t bf16 = GPUOPT_DTYPE_BF16, f16 = GPUOPT_DTYPE_F16;
   constexpr gpuopt_dtype_t f32 = GPUOPT_DTYPE_F32;
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32), CUBLASLT_MATMUL_TILE_128x160);
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, bf16), CUBLASLT_MATMUL_TILE_128x160);
-  EXPECT_EQ(lt_rule_tile(16384, 8192, 1024, 1, bf16, f32), CUBLASLT_MATMUL_TILE_128x160);
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 2048, 1, bf16, f32), 0) << "k = 2048: not measured";
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 512, 1, bf16, f32), 0) << "k = 512: not measured";
-  EXPECT_EQ(lt_rule_tile(4096, 8192, 1024, 1, bf16, f32), 0) << "m < 8192: not measured";
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 2, bf16, f32), 0) << "batched";
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, f16, f32), 0) << "f16: not measured";
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32, 80), 0) << "sm_80: not measured";
-  EXPECT_EQ(lt_rule_tile(8192, 8192, 1024, 1, bf16, f32, 90, GPUOPT_TRANS_T), 0) << "TN";
+  constexpr gpuopt_transpose_t N = GPUOPT_TRANS_N, T = GPUOPT_TRANS_T;
+  constexpr int k160 = CUBLASLT_MATMUL_TILE_128x160, k64 = CUBLASLT_MATMUL_TILE_128x64;
+  const LtRuleCase cases[] = {
+      {8192, 8192, 1024, 1, bf16, f32, 90, N, k160, "measured"},
+      {8192, 8192, 1024, 1, bf16, bf16, 90, N, k160, "measured, bf16 C"},
+      {16384, 8192, 1024, 1, bf16, f32, 90, N, k160, "larger m"},
+      {8192, 8192, 2048, 1, bf16, f32, 90, N, 0, "k = 2048: not measured"},
+      {8192, 8192, 512, 1, bf16, f32, 90, N, 0, "k = 512: not measured"},
+      {4096, 8192, 1024, 1, bf16, f32, 90, N, 0, "m < 8192: not measured"},
+      {8192, 8192, 1024, 2, bf16, f32, 90, N, 0, "batched"},
+      {8192, 8192, 1024, 1, f16, f32, 90, N, 0, "f16: not measured"},
+      {8192, 8192, 1024, 1, bf16, f32, 80, N, 0, "sm_80: not measured"},
+      {8192, 8192, 1024, 1, bf16, f32, 90, T, 0, "TN"},
+      // Strided batches of small products: the 128 x 64 algorithm (measured at 512 x 256^3).
+      {256, 256, 256, 512, bf16, f32, 90, N, k64, "measured"},
+      {256, 256, 256, 512, bf16, bf16, 90, N, k64, "measured, bf16 C"},
+      {300, 511, 256, 256, bf16, f32, 90, N, k64, "inside the class"},
+      {256, 256, 256, 128, bf16, f32, 90, N, 0, "fewer than 256: not measured"},
+      {512, 256, 256, 512, bf16, f32, 90, N, 0, "m = 512: not measured"},
+      {128, 256, 256, 512, bf16, f32, 90, N, 0, "m = 128: not measured"},
+      {256, 256, 256, 512, f16, f32, 90, N, 0, "f16: not measured"},
+      {256, 256, 256, 512, f32, f32, 90, N, 0, "f32: measured no faster"},
+  };
+  for (const LtRuleCase& t : cases) {
+    gpuopt::GemmProblem pr = problem(t.m, t.n, t.k, t.batch, GPUOPT_COMPUTE_F32, t.a, t.c);
+    pr.trans_a = t.ta;
+    EXPECT_EQ(gpuopt::gemm_cublaslt_rule_tile(pr, gpuopt::synthetic_device(t.cc, 132)), t.tile)
+        << t.m << " x " << t.n << " x " << t.k << " batch " << t.batch << ": " << t.why;
+  }
 
   const gpuopt::GemmProblem p = problem(8192, 8192, 1024, 1, GPUOPT_COMPUTE_F32, bf16, f32);
   EXPECT_GT(rank_of("cublaslt", p, 90), rank_of("sm90_tma_wgmma", p, 90));
@@ -212,16 +232,6 @@ TEST(GemmDispatch, CublasLtRuleTakesAnotherTileOnlyWhereMeasured) {
   EXPECT_EQ(auto_choice(8192, 8192, 1024, 1, GPUOPT_COMPUTE_F32, bf16), "cublaslt");
   const gpuopt::GemmProblem q = problem(4096, 4096, 4096, 1, GPUOPT_COMPUTE_F32, bf16, f32);
   EXPECT_LT(rank_of("cublaslt", q, 90), rank_of("cublas", q, 90));
-
-  // Strided batches of small products: the 128 x 64 algorithm (measured at 512 x 256^3).
-  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, bf16, f32), CUBLASLT_MATMUL_TILE_128x64);
-  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, bf16, bf16), CUBLASLT_MATMUL_TILE_128x64);
-  EXPECT_EQ(lt_rule_tile(300, 511, 256, 256, bf16, f32), CUBLASLT_MATMUL_TILE_128x64);
-  EXPECT_EQ(lt_rule_tile(256, 256, 256, 128, bf16, f32), 0) << "fewer than 256: not measured";
-  EXPECT_EQ(lt_rule_tile(512, 256, 256, 512, bf16, f32), 0) << "m = 512: not measured";
-  EXPECT_EQ(lt_rule_tile(128, 256, 256, 512, bf16, f32), 0) << "m = 128: not measured";
-  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, f16, f32), 0) << "f16: not measured";
-  EXPECT_EQ(lt_rule_tile(256, 256, 256, 512, f32, f32), 0) << "f32: measured no faster";
   EXPECT_EQ(auto_choice(256, 256, 256, 512, GPUOPT_COMPUTE_F32, bf16), "cublaslt");
   EXPECT_EQ(auto_choice(256, 256, 256, 512, GPUOPT_COMPUTE_F32, GPUOPT_DTYPE_F32), "cublas");
 }

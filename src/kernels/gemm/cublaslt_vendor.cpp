@@ -124,7 +124,7 @@ cublasStatus_t make_plan(cublasLtHandle_t lt, const GemmProblem& p, std::size_t 
 
   cublasLtMatmulHeuristicResult_t results[kCublasLtAlgos]{};
   int returned = 0;
-  const int wanted = rank >= 0 ? rank + 1 : (tile > 0 ? kCublasLtAlgos : 1);
+  const int wanted = rank >= 0 ? rank + 1 : kCublasLtAlgos;  // rank < 0: the rule's tile
   const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(
       lt, plan->op, plan->a, plan->b, plan->c, plan->c, pref.p, wanted, results, &returned);
   if (st == CUBLAS_STATUS_NOT_SUPPORTED || (st == CUBLAS_STATUS_SUCCESS && returned == 0))
